@@ -1,0 +1,174 @@
+"""The PyTorch twin of Heed's model: nn.Transformer with tied embeddings and sinusoidal positions.
+
+What it is: the reference the C++ engine is checked against, used for training, goldens and
+export. It is built from PyTorch's own layers (nn.Transformer), so it is an independent oracle.
+What it is not: a general model zoo; only the configurations Heed's engine runs are allowed.
+"""
+import json
+import math
+import struct
+
+import numpy as np
+import torch
+from torch import nn
+
+
+def sinusoidal_positions(n, d):
+    """PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(...)  (Vaswani et al., 3.5)."""
+    pos = torch.arange(n, dtype=torch.float64)[:, None]
+    i = torch.arange(0, d, 2, dtype=torch.float64)[None, :]
+    angle = pos / torch.pow(10000.0, i / d)
+    pe = torch.zeros(n, d, dtype=torch.float64)
+    pe[:, 0::2] = torch.sin(angle)
+    pe[:, 1::2] = torch.cos(angle)
+    return pe.float()
+
+
+DEFAULT_CONFIG = dict(
+    d_model=256, heads=4, ffn_dim=1024, encoder_layers=4, decoder_layers=1, vocab_size=8000,
+    pre_norm=True, activation="relu", positions="sinusoidal", max_positions=256,
+    tied_embeddings=True, scale_embeddings=True, final_logits_bias=False, layer_norm_eps=1e-5,
+    pad_id=0, unk_id=1, bos_id=2, eos_id=3, decoder_start_id=2)
+
+
+class Seq2Seq(nn.Module):
+    def __init__(self, cfg, dropout=0.1):
+        super().__init__()
+        self.cfg = dict(DEFAULT_CONFIG, **cfg)
+        c = self.cfg
+        assert c["positions"] == "sinusoidal" and c["tied_embeddings"]
+        self.embed = nn.Embedding(c["vocab_size"], c["d_model"], padding_idx=c["pad_id"])
+        nn.init.normal_(self.embed.weight, 0.0, c["d_model"] ** -0.5)
+        with torch.no_grad():
+            self.embed.weight[c["pad_id"]].zero_()
+        self.transformer = nn.Transformer(
+            d_model=c["d_model"], nhead=c["heads"], num_encoder_layers=c["encoder_layers"],
+            num_decoder_layers=c["decoder_layers"], dim_feedforward=c["ffn_dim"], dropout=dropout,
+            activation=c["activation"], batch_first=True, norm_first=c["pre_norm"],
+            layer_norm_eps=c["layer_norm_eps"])
+        if not c["pre_norm"]:
+            # why: post-norm models (Marian style) have no final encoder/decoder norm
+            self.transformer.encoder.norm = None
+            self.transformer.decoder.norm = None
+        self.logits_bias = nn.Parameter(torch.zeros(c["vocab_size"]),
+                                        requires_grad=c["final_logits_bias"])
+        self.register_buffer("pe", sinusoidal_positions(c["max_positions"], c["d_model"]),
+                             persistent=False)
+        self.drop = nn.Dropout(dropout)
+
+    def embed_tokens(self, ids, offset=0):
+        c = self.cfg
+        x = self.embed(ids)
+        if c["scale_embeddings"]:
+            x = x * math.sqrt(c["d_model"])
+        return self.drop(x + self.pe[offset:offset + ids.shape[1]])
+
+    def encode(self, src):
+        mask = src == self.cfg["pad_id"]
+        return self.transformer.encoder(self.embed_tokens(src), src_key_padding_mask=mask), mask
+
+    def decode(self, tgt_in, memory, src_mask):
+        t = tgt_in.shape[1]
+        causal = torch.triu(torch.full((t, t), float("-inf")), diagonal=1)
+        h = self.transformer.decoder(self.embed_tokens(tgt_in), memory, tgt_mask=causal,
+                                     tgt_key_padding_mask=tgt_in == self.cfg["pad_id"],
+                                     memory_key_padding_mask=src_mask)
+        return h @ self.embed.weight.t() + self.logits_bias
+
+    def forward(self, src, tgt_in):
+        memory, src_mask = self.encode(src)
+        return self.decode(tgt_in, memory, src_mask)
+
+
+# ---- export to the Heed model file (see models/README.md) ----
+
+def heed_tensors(model):
+    """Maps the PyTorch state to Heed's tensor names (q/k/v split out of in_proj)."""
+    sd = {k: v.detach().float().cpu() for k, v in model.state_dict().items()}
+    c = model.cfg
+    d = c["d_model"]
+    out = {"embed.weight": sd["embed.weight"]}
+    if c["final_logits_bias"]:
+        out["logits.bias"] = sd["logits_bias"]
+
+    def attn(dst, src):
+        w, b = sd[src + ".in_proj_weight"], sd[src + ".in_proj_bias"]
+        for i, n in enumerate("qkv"):
+            out["%s.%s.weight" % (dst, n)] = w[i * d:(i + 1) * d]
+            out["%s.%s.bias" % (dst, n)] = b[i * d:(i + 1) * d]
+        out[dst + ".o.weight"] = sd[src + ".out_proj.weight"]
+        out[dst + ".o.bias"] = sd[src + ".out_proj.bias"]
+
+    def copy(dst, src):
+        out[dst + ".weight"], out[dst + ".bias"] = sd[src + ".weight"], sd[src + ".bias"]
+
+    for i in range(c["encoder_layers"]):
+        s, t = "transformer.encoder.layers.%d" % i, "encoder.%d" % i
+        attn(t + ".self_attn", s + ".self_attn")
+        copy(t + ".ln1", s + ".norm1")
+        copy(t + ".ln2", s + ".norm2")
+        copy(t + ".ffn.fc1", s + ".linear1")
+        copy(t + ".ffn.fc2", s + ".linear2")
+    for i in range(c["decoder_layers"]):
+        s, t = "transformer.decoder.layers.%d" % i, "decoder.%d" % i
+        attn(t + ".self_attn", s + ".self_attn")
+        attn(t + ".cross_attn", s + ".multihead_attn")
+        copy(t + ".ln1", s + ".norm1")
+        copy(t + ".ln2", s + ".norm2")
+        copy(t + ".ln3", s + ".norm3")
+        copy(t + ".ffn.fc1", s + ".linear1")
+        copy(t + ".ffn.fc2", s + ".linear2")
+    if c["pre_norm"]:
+        copy("encoder.ln", "transformer.encoder.norm")
+        copy("decoder.ln", "transformer.decoder.norm")
+    return out
+
+
+def engine_config(cfg):
+    keys = list(DEFAULT_CONFIG.keys())
+    return {k: cfg[k] for k in keys}
+
+
+def write_heed(path, model, tokenizer_bytes, dtype="F16", metadata=None):
+    """Writes a safetensors-compatible file: u64 header length, JSON header, raw tensors.
+
+    The header's "__metadata__" holds strings only (safetensors rule): "heed.config" is the
+    model config as JSON; the tokenizer is the tensor "tokenizer.model" (U8, the .model bytes).
+    """
+    tensors = heed_tensors(model)
+    header, blobs, offset = {}, [], 0
+    meta = {"format": "heed", "heed.version": "1",
+            "heed.config": json.dumps(engine_config(model.cfg), sort_keys=True)}
+    for k, v in (metadata or {}).items():
+        meta[k] = v if isinstance(v, str) else json.dumps(v)
+    header["__metadata__"] = meta
+    items = sorted(tensors.items())
+    items.append(("tokenizer.model", np.frombuffer(tokenizer_bytes, dtype=np.uint8)))
+    for name, t in items:
+        if name == "tokenizer.model":
+            arr, dt = t, "U8"
+        else:
+            arr = t.numpy().astype(np.float16 if dtype == "F16" else np.float32)
+            dt = dtype
+        raw = arr.tobytes()
+        header[name] = {"dtype": dt, "shape": list(arr.shape),
+                        "data_offsets": [offset, offset + len(raw)]}
+        blobs.append(raw)
+        offset += len(raw)  # why: safetensors wants contiguous data; U8 goes last, so all
+        # float tensors stay aligned to their element size
+    hjson = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    hjson += b" " * ((-len(hjson)) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(hjson)))
+        f.write(hjson)
+        for b in blobs:
+            f.write(b)
+
+
+def round_to_dtype(model, dtype):
+    """Rounds the weights as they are stored, so PyTorch and the engine see the same numbers."""
+    if dtype == "F16":
+        with torch.no_grad():
+            for p in model.parameters():
+                p.copy_(p.half().float())
+    return model
