@@ -1,0 +1,39 @@
+// The attention trace: what the translator saw while decoding one sentence, for the chosen
+// hypothesis. Plain data (flat float arrays with their shapes); no tensors, no logic.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace heed {
+
+/// A dense float array with its row-major shape, e.g. [layer][head][query][key].
+struct Array {
+    std::vector<std::size_t> shape;
+    std::vector<float> data;
+};
+
+/// One of the top-k candidates the decoder weighed at a step.
+struct Candidate {
+    int id = 0;            ///< target vocabulary id
+    std::string piece;     ///< its SentencePiece piece
+    float prob = 0.0f;     ///< softmax probability at that step
+};
+
+/// Everything recorded for one decoding step of the chosen hypothesis.
+struct StepTrace {
+    int token = 0;                         ///< the token chosen at this step
+    float prob = 0.0f;                     ///< its probability
+    std::vector<Candidate> top;            ///< top-k candidates, most probable first
+};
+
+/// Attention of the chosen hypothesis. S = source length (with EOS), T = target steps.
+struct AttentionTrace {
+    Array encoder_self;   ///< [L_enc][H][S][S]
+    Array decoder_self;   ///< [L_dec][H][T][T] (row t sees keys 0..t: causal)
+    Array cross;          ///< [L_dec][H][T][S]
+    std::vector<StepTrace> steps;  ///< one per target token (T entries)
+};
+
+}  // namespace heed

@@ -1,0 +1,80 @@
+// The façade: load a model from bytes, translate text, optionally with the attention trace.
+// Everything above (CLI, bindings) talks to this file only; it owns model and tokenizer.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "decoding/trace.h"
+
+namespace heed {
+
+/// Options of one translate call.
+struct TranslateOptions {
+    int beam_size = 1;              ///< 1 = greedy; >1 = beam search with this many hypotheses
+    int max_length = 0;             ///< max target tokens; 0 = auto (2 * source length + 10)
+    float length_penalty = 1.0f;    ///< beam score = logprob / length^penalty (0 = none)
+    bool return_attention = false;  ///< fill Translation::attention
+    int top_k = 5;                  ///< candidates recorded per step when return_attention
+};
+
+/// One translated sentence.
+struct Translation {
+    std::string text;                        ///< detokenised target text
+    std::vector<std::string> source_tokens;  ///< source pieces, EOS included
+    std::vector<std::string> target_tokens;  ///< target pieces, EOS included when emitted
+    std::vector<int> source_ids;             ///< ids of source_tokens
+    std::vector<int> target_ids;             ///< ids of target_tokens
+    std::vector<float> token_probs;          ///< probability of each target token
+    float score = 0.0f;                      ///< sum of log-probabilities (beam: normalised)
+    bool has_attention = false;
+    AttentionTrace attention;                ///< filled when options.return_attention
+};
+
+/// Called after each decoding step of a single-sentence greedy/beam run (for animation):
+/// step index, the token just chosen, and the trace so far. Return false to abort.
+using StepCallback = std::function<bool(int step, const Translation& partial)>;
+
+class Model;
+class Tokenizer;
+
+/// A loaded model with its tokenizer. Not thread-safe; one translate call at a time.
+class Translator {
+public:
+    /// Parses and verifies a model file held in memory; throws heed::Error naming the problem.
+    static std::unique_ptr<Translator> load(const std::uint8_t* bytes, std::size_t size);
+    /// Reads and loads a model file; throws heed::Error if unreadable or invalid.
+    static std::unique_ptr<Translator> load_file(const std::string& path);
+    ~Translator();
+
+    /// Translates a batch of sentences. Throws heed::Error on empty, invalid UTF-8 or
+    /// over-long text, or bad options.
+    std::vector<Translation> translate(const std::vector<std::string>& texts,
+                                       const TranslateOptions& options) const;
+    /// Translates one sentence, reporting each step to `on_step` (may be empty).
+    Translation translate_one(const std::string& text, const TranslateOptions& options,
+                              const StepCallback& on_step = {}) const;
+
+    /// The model config as JSON text (as stored in the file) and the parameter count.
+    std::string config_json() const;
+    std::size_t parameter_count() const;
+    /// The file's "__metadata__" as a JSON object text (languages, model card fields, ...).
+    std::string metadata_json() const;
+
+    const Model& model() const { return *model_; }
+    const Tokenizer& tokenizer() const { return *tokenizer_; }
+
+private:
+    Translator();
+    std::unique_ptr<Model> model_;
+    std::unique_ptr<Tokenizer> tokenizer_;
+    std::string metadata_json_;
+};
+
+/// Maximum source length in SentencePiece pieces; longer input is rejected with a message.
+constexpr int kMaxSourceTokens = 250;
+
+}  // namespace heed
