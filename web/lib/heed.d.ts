@@ -1,0 +1,137 @@
+// Heed — public TypeScript types of the npm package `heed` (hand-written; Emscripten 3.1.6 has
+// no --emit-tsd). This file is the contract between the WASM engine, the worker and the demo.
+
+/** Raised for every user-facing failure; `code` says which kind. */
+export class HeedError extends Error {
+  readonly code:
+    | 'BAD_MODEL'       // the model bytes are not a valid Heed model (message names the problem)
+    | 'BAD_INPUT'       // empty/over-long/invalid text, wrong argument types, bad options
+    | 'DISPOSED'        // the translator was disposed
+    | 'NO_SIMD'         // this JS engine lacks WebAssembly SIMD
+    | 'ABORTED'         // the call was aborted through its AbortSignal
+    | 'LOAD_FAILED';    // the .wasm or model could not be fetched/read
+}
+
+/** A dense float array in row-major order with its shape. Copied out of WASM memory. */
+export interface Tensor {
+  shape: number[];
+  data: Float32Array;
+}
+
+export interface Candidate { id: number; piece: string; prob: number; }
+
+export interface StepInfo {
+  /** step index t (0-based): the t-th target token */
+  step: number;
+  token: string;
+  id: number;
+  prob: number;
+  /** top-k candidates at this step, most probable first */
+  top: Candidate[];
+}
+
+export interface Attention {
+  /** [layers][heads][S][S] */
+  encoderSelf: Tensor;
+  /** [layers][heads][T][T], causal (row t has zeros after column t) */
+  decoderSelf: Tensor;
+  /** [layers][heads][T][S] */
+  cross: Tensor;
+  steps: StepInfo[];
+}
+
+export interface TranslateOptions {
+  /** beam size; 1 = greedy (default 1) */
+  beam?: number;
+  /** max target tokens (default: 2 × source length + 10) */
+  maxLength?: number;
+  /** beam length penalty α: score / length^α (default 1) */
+  lengthPenalty?: number;
+  /** return the attention trace (default false) */
+  attention?: boolean;
+  /** candidates per step in the trace (default 5) */
+  topK?: number;
+  /** called after each decoding step of a single sentence (greedy or beam); see StepEvent */
+  onStep?: (event: StepEvent) => void;
+  /** aborts between decoding steps; the promise rejects with code 'ABORTED' */
+  signal?: AbortSignal;
+}
+
+/** One decoding step, for animation: the new token and that step's attention rows. */
+export interface StepEvent extends StepInfo {
+  /** cross-attention row of this step: [layers][heads][S] */
+  cross: Tensor;
+  /** decoder self-attention row of this step: [layers][heads][step+1] */
+  decoderSelf: Tensor;
+  /** target tokens so far */
+  tokens: string[];
+}
+
+export interface TranslationResult {
+  text: string;
+  sourceTokens: string[];
+  targetTokens: string[];
+  /** probability of each target token */
+  tokenProbs: number[];
+  /** hypothesis score (sum of log-probabilities; length-normalised for beam) */
+  scores: number;
+  attention?: Attention;
+}
+
+export interface ModelInfo {
+  config: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  parameters: number;
+}
+
+export interface Translator {
+  readonly info: ModelInfo;
+  translate(text: string, options?: TranslateOptions): Promise<TranslationResult>;
+  translate(text: string[], options?: TranslateOptions): Promise<TranslationResult[]>;
+  /** Async iterator form of onStep: yields each step, then returns the full result. */
+  steps(text: string, options?: TranslateOptions): AsyncGenerator<StepEvent, TranslationResult>;
+  /** Frees the WASM objects. Later calls reject with code 'DISPOSED'. */
+  dispose(): void;
+}
+
+export interface LoadOptions {
+  /** URL (string or URL), bytes, or (Node only) a file path */
+  model: string | URL | ArrayBuffer | Uint8Array;
+  /** where heed.wasm lives (default: next to this module) */
+  wasmUrl?: string | URL;
+  /** download progress for URL models, 0..1 (NaN when the size is unknown) */
+  onProgress?: (fraction: number, loadedBytes: number) => void;
+}
+
+export function loadTranslator(options: LoadOptions): Promise<Translator>;
+
+/** The attention primitives of the source texts, computed by the C++ kernels. */
+export type ScoreFunction = 'dot' | 'scaled_dot' | 'general' | 'additive';
+export type MaskSpec =
+  | { kind: 'none' }
+  | { kind: 'causal' }
+  | { kind: 'padding'; keyPadding: boolean[] }
+  | { kind: 'local'; window: number }
+  | { kind: 'custom'; blocked: boolean[][] };
+
+export interface AttentionInputs {
+  q: number[][] | Tensor;
+  k: number[][] | Tensor;
+  v: number[][] | Tensor;
+  score: ScoreFunction;
+  mask?: MaskSpec;
+  /** general: W [Dq][Dk]; additive: W [Da][Dq], U [Da][Dk], v [Da] */
+  params?: { w?: number[][]; u?: number[][]; v?: number[] };
+}
+export interface AttentionOutputs {
+  /** [Lq][Dv] */ output: Tensor;
+  /** [Lq][Lk], rows sum to 1 (0 for fully masked rows) */ weights: Tensor;
+  /** [Lq][Lk] pre-softmax, masked = -Infinity */ scores: Tensor;
+}
+export interface AttentionLab {
+  attention(inputs: AttentionInputs): AttentionOutputs;
+  /** multi-head on one layer of a loaded translator, with every intermediate (explainer) */
+  sinusoidalPositions(length: number, dModel: number): Tensor;
+  linearAttention(inputs: Omit<AttentionInputs, 'score' | 'params'> & { causal?: boolean }): AttentionOutputs;
+}
+export function loadAttentionLab(options?: { wasmUrl?: string | URL }): Promise<AttentionLab>;
