@@ -90,8 +90,35 @@ export interface Translator {
   translate(text: string[], options?: TranslateOptions): Promise<TranslationResult[]>;
   /** Async iterator form of onStep: yields each step, then returns the full result. */
   steps(text: string, options?: TranslateOptions): AsyncGenerator<StepEvent, TranslationResult>;
+  /** Every intermediate of one attention head on a finished translation (teacher-forced
+   *  re-run of the engine on result's source and target tokens), for the explainer. */
+  explainHead(result: TranslationResult, where: HeadLocation): Promise<HeadExplanation>;
   /** Frees the WASM objects. Later calls reject with code 'DISPOSED'. */
   dispose(): void;
+}
+
+export interface HeadLocation {
+  block: 'encoder' | 'decoder' | 'cross';
+  layer: number;
+  head: number;
+}
+
+/** One head's computation. Lq/Lk: query/key lengths; D model dim; Dh = D / heads. */
+export interface HeadExplanation {
+  dk: number;
+  /** the block's query-side input after its layer norm [Lq][D] */ xq: Tensor;
+  /** key/value-side input [Lk][D] (encoder output for cross-attention) */ xkv: Tensor;
+  /** this head's projections: q [Lq][Dh], k [Lk][Dh], v [Lk][Dh] */ q: Tensor; k: Tensor; v: Tensor;
+  /** Q·Kᵀ [Lq][Lk] */ scores: Tensor;
+  /** Q·Kᵀ/√dk [Lq][Lk] */ scaled: Tensor;
+  /** 1 where the mask blocks (causal/padding) [Lq][Lk] */ mask: Tensor;
+  /** softmax of scaled, masked [Lq][Lk] */ weights: Tensor;
+  /** softmax without the √dk scaling, for comparison [Lq][Lk] */ weightsUnscaled: Tensor;
+  /** weights·V [Lq][Dh] */ output: Tensor;
+  /** all heads concatenated [Lq][D] */ concat: Tensor;
+  /** after the output projection [Lq][D] */ projected: Tensor;
+  queryTokens: string[];
+  keyTokens: string[];
 }
 
 export interface LoadOptions {
