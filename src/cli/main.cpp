@@ -1,1 +1,221 @@
-int main() { return 0; }
+// The `heed` command-line tool: translate, info, bench. Argument parsing and printing only;
+// all work goes through translator/translator.h.
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "translator/translator.h"
+
+namespace {
+
+using heed::Error;
+using nlohmann::json;
+
+const char* kUsage =
+    "usage:\n"
+    "  heed translate -m MODEL [--beam N] [--max-length N] [--length-penalty X]\n"
+    "                 [--attention OUT.json] [--ids] [TEXT ...]\n"
+    "      translates each TEXT, or each line of stdin when no TEXT is given\n"
+    "  heed info -m MODEL      prints the config and the parameter count\n"
+    "  heed bench -m MODEL     prints sentences/s and words/s on a built-in set\n";
+
+struct Args {
+    std::string command, model, attention_out;
+    heed::TranslateOptions options;
+    bool ids = false;
+    std::vector<std::string> texts;
+};
+
+int parse_int(const std::string& flag, const std::string& v) {
+    try {
+        std::size_t used = 0;
+        int x = std::stoi(v, &used);
+        if (used == v.size()) return x;
+    } catch (...) {
+    }
+    throw Error(flag + " expects an integer, got '" + v + "'");
+}
+
+float parse_float(const std::string& flag, const std::string& v) {
+    try {
+        std::size_t used = 0;
+        float x = std::stof(v, &used);
+        if (used == v.size()) return x;
+    } catch (...) {
+    }
+    throw Error(flag + " expects a number, got '" + v + "'");
+}
+
+Args parse_args(int argc, char** argv) {
+    if (argc < 2) throw Error("missing command");
+    Args a;
+    a.command = argv[1];
+    if (a.command != "translate" && a.command != "info" && a.command != "bench")
+        throw Error("unknown command '" + a.command + "'");
+    for (int i = 2; i < argc; ++i) {
+        std::string s = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw Error(s + " needs a value");
+            return argv[++i];
+        };
+        if (s == "-m" || s == "--model") a.model = value();
+        else if (s == "--beam") a.options.beam_size = parse_int(s, value());
+        else if (s == "--max-length") a.options.max_length = parse_int(s, value());
+        else if (s == "--length-penalty") a.options.length_penalty = parse_float(s, value());
+        else if (s == "--attention") a.attention_out = value();
+        else if (s == "--ids") a.ids = true;
+        else if (s == "--") { for (++i; i < argc; ++i) a.texts.push_back(argv[i]); }
+        else if (s.size() > 1 && s[0] == '-' && a.texts.empty()) throw Error("unknown option " + s);
+        else a.texts.push_back(s);
+    }
+    if (a.model.empty()) throw Error("no model given (-m MODEL)");
+    a.options.return_attention = !a.attention_out.empty();
+    return a;
+}
+
+json tensor_json(const heed::Array& a) { return json{{"shape", a.shape}, {"data", a.data}}; }
+
+json translation_json(const std::string& source, const heed::Translation& t) {
+    json j = {{"source", source},
+              {"text", t.text},
+              {"sourceTokens", t.source_tokens},
+              {"targetTokens", t.target_tokens},
+              {"sourceIds", t.source_ids},
+              {"targetIds", t.target_ids},
+              {"tokenProbs", t.token_probs},
+              {"score", t.score}};
+    if (t.has_attention) {
+        json steps = json::array();
+        for (const heed::StepTrace& s : t.attention.steps) {
+            json top = json::array();
+            for (const heed::Candidate& c : s.top)
+                top.push_back({{"id", c.id}, {"piece", c.piece}, {"prob", c.prob}});
+            steps.push_back({{"token", s.token}, {"prob", s.prob}, {"top", top}});
+        }
+        j["attention"] = {{"encoderSelf", tensor_json(t.attention.encoder_self)},
+                          {"decoderSelf", tensor_json(t.attention.decoder_self)},
+                          {"cross", tensor_json(t.attention.cross)},
+                          {"steps", steps}};
+    }
+    return j;
+}
+
+int run_translate(const Args& a, const heed::Translator& tr) {
+    std::vector<std::string> texts = a.texts;
+    const bool from_stdin = texts.empty();
+    if (from_stdin)
+        for (std::string line; std::getline(std::cin, line);) texts.push_back(line);
+    json all = json::array();
+    int failures = 0;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        try {
+            heed::Translation t = tr.translate({texts[i]}, a.options).at(0);
+            std::cout << t.text;
+            if (a.ids)
+                for (int id : t.target_ids) std::cout << (&id == &t.target_ids[0] ? "\t" : " ") << id;
+            std::cout << "\n";
+            if (a.options.return_attention) all.push_back(translation_json(texts[i], t));
+        } catch (const Error& e) {
+            ++failures;
+            std::cout << "\n";  // why: keep output lines aligned with input lines
+            std::cerr << "heed: error: " << (from_stdin ? "line " : "text ") << i + 1 << ": "
+                      << e.what() << "\n";
+        }
+    }
+    std::cout.flush();
+    if (!a.attention_out.empty()) {
+        std::ofstream f(a.attention_out);
+        if (!f) throw Error("cannot write '" + a.attention_out + "'");
+        f << all.dump();
+        if (!f) throw Error("cannot write '" + a.attention_out + "'");
+    }
+    return failures ? 1 : 0;
+}
+
+int run_info(const heed::Translator& tr) {
+    json info = {{"config", json::parse(tr.config_json())},
+                 {"parameters", tr.parameter_count()},
+                 {"metadata", json::parse(tr.metadata_json())}};
+    std::cout << info.dump(2) << "\n";
+    return 0;
+}
+
+const std::vector<std::string> kBenchSentences = {
+    "This package contains the development files for the library.",
+    "A simple text editor for the terminal.",
+    "It provides a command-line interface to manage virtual machines.",
+    "The program reads a configuration file and starts the server.",
+    "This is a dummy package to ease the transition.",
+    "Documentation for the Python bindings is included in this package.",
+    "The library supports reading and writing images in many formats.",
+    "A fast and lightweight window manager for the X Window System.",
+    "This tool converts audio files between different formats.",
+    "It can be used to monitor network traffic in real time.",
+    "The plugin adds support for spell checking in several languages.",
+    "Shared library for accessing the database from C programs.",
+    "This package provides the command-line utilities.",
+    "The game features several levels and a level editor.",
+    "Fonts for displaying mathematical formulas on the screen.",
+    "A graphical front-end to manage software packages.",
+};
+
+int run_bench(const heed::Translator& tr) {
+    std::size_t words = 0;
+    for (const std::string& s : kBenchSentences) {
+        std::istringstream in(s);
+        for (std::string w; in >> w;) ++words;
+    }
+    struct Mode { const char* name; int beam; bool batched; };
+    for (Mode m : {Mode{"greedy, one sentence at a time", 1, false},
+                   Mode{"greedy, whole set as one batch", 1, true},
+                   Mode{"beam 4, one sentence at a time", 4, false}}) {
+        heed::TranslateOptions o;
+        o.beam_size = m.beam;
+        auto run = [&] {
+            if (m.batched) tr.translate(kBenchSentences, o);
+            else for (const std::string& s : kBenchSentences) tr.translate({s}, o);
+        };
+        run();  // warm-up
+        int reps = 0;
+        auto t0 = std::chrono::steady_clock::now();
+        double secs = 0;
+        do {
+            run();
+            ++reps;
+            secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        } while (secs < 2.0);
+        const double n = double(reps) * kBenchSentences.size();
+        std::printf("%-34s %8.1f sentences/s %9.1f words/s  (%zu sentences, %zu words, x%d)\n",
+                    m.name, n / secs, double(reps) * words / secs, kBenchSentences.size(), words,
+                    reps);
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Args args;
+    try {
+        args = parse_args(argc, argv);
+    } catch (const Error& e) {
+        std::cerr << "heed: " << e.what() << "\n" << kUsage;
+        return 2;
+    }
+    try {
+        std::unique_ptr<heed::Translator> tr = heed::Translator::load_file(args.model);
+        if (args.command == "info") return run_info(*tr);
+        if (args.command == "bench") return run_bench(*tr);
+        return run_translate(args, *tr);
+    } catch (const std::exception& e) {
+        std::cerr << "heed: error: " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "decoding/trace.h"
+#include "model/explain.h"
 
 namespace heed {
 
@@ -57,6 +58,12 @@ public:
     /// Translates one sentence, reporting each step to `on_step` (may be empty).
     Translation translate_one(const std::string& text, const TranslateOptions& options,
                               const StepCallback& on_step = {}) const;
+
+    /// Every intermediate of one attention head, teacher-forced on a finished translation
+    /// (source_ids / target_ids as returned in Translation). Throws heed::Error.
+    HeadExplanation explain_head(const std::vector<int>& source_ids,
+                                 const std::vector<int>& target_ids, AttentionBlock block,
+                                 int layer, int head) const;
 
     /// The model config as JSON text (as stored in the file) and the parameter count.
     std::string config_json() const;

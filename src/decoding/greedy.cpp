@@ -1,0 +1,74 @@
+// Greedy decoding: at every step each sentence takes its most probable next token. All
+// sentences advance together as rows of one decoder step (batched GEMMs).
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "decoding/search.h"
+
+namespace heed {
+
+void log_softmax(float* x, int n) {
+    const float m = *std::max_element(x, x + n);
+    double sum = 0;
+    for (int i = 0; i < n; ++i) sum += std::exp(double(x[i] - m));
+    const float lse = m + float(std::log(sum));
+    for (int i = 0; i < n; ++i) x[i] -= lse;
+}
+
+void record_top_k(const float* logprobs, int n, int k, StepRecord& rec) {
+    k = std::min(k, n);
+    std::vector<int> idx(n);
+    std::iota(idx.begin(), idx.end(), 0);
+    std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](int a, int b) {
+        return logprobs[a] > logprobs[b] || (logprobs[a] == logprobs[b] && a < b);
+    });
+    rec.top_ids.assign(idx.begin(), idx.begin() + k);
+    rec.top_probs.resize(k);
+    for (int i = 0; i < k; ++i) rec.top_probs[i] = std::exp(logprobs[idx[i]]);
+}
+
+std::vector<Hypothesis> greedy_search(const Model& model, const std::vector<const Memory*>& memories,
+                                      const SearchOptions& opt, const SearchObserver& observer) {
+    const ModelConfig& c = model.config();
+    const int R = int(memories.size()), V = c.vocab_size;
+    std::vector<Hypothesis> hyps(R);
+    if (R == 0) return hyps;
+    DecoderState state(c, R, opt.max_length);
+    std::vector<float> logits(std::size_t(R) * V);
+    std::vector<int> tokens(R, c.decoder_start_id);
+    std::vector<char> done(R, 0);
+    StepAttention trace;
+    int live = R;
+    for (int t = 0; t < opt.max_length && live > 0; ++t) {
+        model.step(memories, tokens, state, logits.data(), opt.record ? &trace : nullptr);
+        for (int r = 0; r < R; ++r) {
+            if (done[r]) continue;  // why: finished rows still ride along; their output is unused
+            float* lp = logits.data() + std::size_t(r) * V;
+            log_softmax(lp, V);
+            const int best = int(std::max_element(lp, lp + V) - lp);
+            Hypothesis& h = hyps[r];
+            h.tokens.push_back(best);
+            h.logprobs.push_back(lp[best]);
+            h.score += lp[best];
+            if (opt.record) {
+                StepRecord rec;
+                rec.token = best;
+                rec.prob = std::exp(lp[best]);
+                record_top_k(lp, V, opt.top_k, rec);
+                rec.self_attn = std::move(trace.self[r]);
+                rec.cross_attn = std::move(trace.cross[r]);
+                h.steps.push_back(std::move(rec));
+            }
+            tokens[r] = best;
+            if (best == c.eos_id) {
+                done[r] = 1;
+                --live;
+            }
+        }
+        if (observer && !observer(hyps[0])) break;
+    }
+    return hyps;
+}
+
+}  // namespace heed

@@ -1,0 +1,59 @@
+// Search over the decoder's step API: greedy (batched over sentences) and beam search, both
+// optionally recording, for the chosen hypothesis, every step's attention rows and top-k.
+// Not tokenisation or text (see translator/).
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "model/model.h"
+
+namespace heed {
+
+/// Search settings (the translator fills them from TranslateOptions).
+struct SearchOptions {
+    int beam_size = 1;            ///< 1 = greedy
+    int max_length = 64;          ///< max target tokens, EOS included
+    float length_penalty = 1.0f;  ///< final beam score = logprob / length^penalty
+    bool record = false;          ///< keep per-step attention rows and top-k candidates
+    int top_k = 5;                ///< candidates kept per step when recording
+};
+
+/// What was recorded at one step of a hypothesis.
+struct StepRecord {
+    int token = 0;
+    float prob = 0.0f;
+    std::vector<int> top_ids;        ///< top-k ids, most probable first
+    std::vector<float> top_probs;
+    std::vector<float> self_attn;    ///< [L][H][t+1]
+    std::vector<float> cross_attn;   ///< [L][H][S]
+};
+
+/// A finished (or length-capped) target sequence.
+struct Hypothesis {
+    std::vector<int> tokens;        ///< target ids, EOS included when emitted
+    std::vector<float> logprobs;    ///< log-probability of each token
+    float score = 0.0f;             ///< sum of logprobs (greedy) or normalised (beam)
+    std::vector<StepRecord> steps;  ///< per token, when recording
+};
+
+/// Called after each step with the current best hypothesis; return false to stop early
+/// (the search then returns what it has).
+using SearchObserver = std::function<bool(const Hypothesis& best)>;
+
+/// Greedy decoding of several sentences at once (one decoder row each).
+std::vector<Hypothesis> greedy_search(const Model& model, const std::vector<const Memory*>& memories,
+                                      const SearchOptions& options,
+                                      const SearchObserver& observer = {});
+
+/// Beam search of one sentence with options.beam_size rows.
+Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOptions& options,
+                       const SearchObserver& observer = {});
+
+/// log-softmax of one row of logits in place; returns nothing. (Shared by both searches.)
+void log_softmax(float* logits, int n);
+
+/// Fills `rec.top_ids/top_probs` with the k most probable tokens of a log-prob row.
+void record_top_k(const float* logprobs, int n, int k, StepRecord& rec);
+
+}  // namespace heed
