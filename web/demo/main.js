@@ -116,7 +116,7 @@ class App {
     }
     const sel = $('model-select');
     sel.replaceChildren(...list.map((m) => el('option', { value: m.id,
-      text: `${m.name ?? m.id}${m.size ? ` · ${(m.size / 1e6).toFixed(1)} MB` : ''}` })));
+      text: `${m.name ?? m.id}${m.size ? ` · ${sizeText(m.size)}` : ''}` })));
     this.models = list;
     return list;
   }
@@ -151,7 +151,7 @@ class App {
       const ms = performance.now() - t0;
       const cfg = translator.info?.config ?? {};
       const params = translator.info?.parameters;
-      this.status(`${entry.name ?? id}: ${(bytes.length / 1e6).toFixed(1)} MB` +
+      this.status(`${entry.name ?? id}: ${sizeText(bytes.length)}` +
         `${params ? `, ${(params / 1e6).toFixed(1)} M parameters` : ''}` +
         `${cfg.encoder_layers ? `, ${cfg.encoder_layers}+${cfg.decoder_layers} layers × ${cfg.heads} heads` : ''}` +
         ` — ${source === 'network' ? 'downloaded' : source === 'cache' ? 'from the browser cache' : 'offline copy'} in ${(ms / 1000).toFixed(2)} s`);
@@ -235,6 +235,9 @@ class App {
         document.documentElement.dataset.heed = 'stopped';
       } else {
         $('output').replaceChildren();
+        this.result = null;
+        $('stats').textContent = '';
+        $('conf-legend').hidden = true;
         const what = err?.code === 'BAD_INPUT' ? 'The text cannot be translated' : 'Translation failed';
         this.message(`${what}: ${err?.message ?? err}`);
         document.documentElement.dataset.heed = 'translate-failed';
@@ -296,6 +299,10 @@ class App {
     }
     announce(`Exported ${t.title} as ${kind.toUpperCase()}`);
   }
+}
+
+function sizeText(bytes) {
+  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`;
 }
 
 async function main() {

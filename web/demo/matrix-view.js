@@ -215,6 +215,8 @@ export class MatrixView {
         for (let j = 0; j < cols; j++) {
           const v = this.value(i, j);
           const blocked = this.isBlocked(i, j);
+          // why: a masked score is −∞; a masked weight is simply 0 — say which.
+          if (blocked && this.o.map !== 'diverging') continue;
           ctx.fillStyle = blocked ? theme.muted : textColourOn(rgbAt(this.o.map, this.scale.t(v)));
           ctx.fillText(blocked ? '−∞' : cellText(v), x0 + (j + 0.5) * cell, y0 + (i + 0.5) * cell);
         }

@@ -1,0 +1,327 @@
+#!/usr/bin/env node
+// Browser tests of the demo (web/demo) in Debian's Chromium through playwright-core. Starts
+// scripts/serve.mjs on a free port, then checks what a person would: a translation that matches
+// the Node API, heatmaps with real pixels, the timeline, URL state, exports, keyboard access,
+// bad input and a failed model load — with no console errors and no request leaving localhost.
+// Screenshots go to tests/browser/screenshots/ (gitignored).
+//
+//   node tests/browser/run.mjs          exit 0 when every check passes
+//
+// Test fixtures: the page is given the tiny random model (models/tiny/tiny.heed) through the
+// model list, plus a "test-broken" entry whose bytes are garbage, by answering the page's
+// request for /models/models.json; every other request goes to the real server.
+
+import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { REPO, startServe, launchChromium, harness, assert, pngSize, canvasStats } from './helpers.mjs';
+
+const SHOTS = path.join(REPO, 'tests/browser/screenshots');
+const TEXT = 'This package contains the documentation for the library.';
+const LONG = Array.from({ length: 320 }, (_, i) => `word${i}`).join(' ');
+
+export async function run({ serve = startServe, libDir = path.join(REPO, 'web/lib'),
+  modelsRoot = path.join(REPO, 'models') } = {}) {
+  const { check, results } = harness();
+  await mkdir(SHOTS, { recursive: true });
+
+  // ---- fixtures: model list and the Node API's answer ----
+  let entries = [];
+  try { entries = JSON.parse(await readFile(path.join(modelsRoot, 'models.json'), 'utf8')); } catch { /* none yet */ }
+  const tinyBytes = await readFile(path.join(modelsRoot, 'tiny/tiny.heed'));
+  let tiny = entries.find((e) => e.file === 'tiny/tiny.heed');
+  if (!tiny) {
+    tiny = { id: 'tiny', file: 'tiny/tiny.heed', name: 'Tiny random test model', size: tinyBytes.length };
+    entries = [...entries, tiny];
+  }
+  const manifest = JSON.stringify([...entries, { id: 'test-broken', file: 'tiny/test-broken.heed', name: 'Broken (test)', size: 64 }]);
+  const { loadTranslator } = await import(pathToFileURL(path.join(libDir, 'heed.js')).href);
+  const nodeTranslator = await loadTranslator({ model: new Uint8Array(tinyBytes) });
+  const expected = await nodeTranslator.translate(TEXT, { beam: 1 });
+  nodeTranslator.dispose();
+
+  const server = await serve();
+  const browser = await launchChromium();
+  const external = [];
+  const consoleErrors = [];
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, deviceScaleFactor: 1 });
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && url.protocol !== 'blob:' && url.protocol !== 'data:') {
+      external.push(url.href);
+      return route.abort();
+    }
+    if (url.pathname === '/models/models.json') return route.fulfill({ status: 200, contentType: 'application/json', body: manifest });
+    if (url.pathname === '/models/tiny/test-broken.heed') return route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.alloc(64, 7) });
+    return route.continue();
+  });
+  const watch = (page) => {
+    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(`${m.text()} @ ${m.location()?.url ?? ''}`); });
+    page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
+  };
+  const settled = (page, states = ['translated', 'load-failed', 'translate-failed']) =>
+    page.waitForFunction((s) => s.includes(document.documentElement.dataset.heed), states, { timeout: 60_000 });
+  const stats = (page, sel) => page.$eval(sel, canvasStats);
+  const shot = (page, name) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+
+  const page = await context.newPage();
+  watch(page);
+  let loadMs = 0;
+
+  try {
+    await check('server: / redirects to /demo/, wasm has its MIME type, no listing, no traversal', async () => {
+      const r = await fetch(server.url, { redirect: 'manual' });
+      assert(r.status === 302 && r.headers.get('location') === '/demo/', `/ answered ${r.status} ${r.headers.get('location')}`);
+      const w = await fetch(`${server.url}lib/heed.wasm`, { method: 'HEAD' });
+      assert(w.headers.get('content-type') === 'application/wasm', `heed.wasm served as ${w.headers.get('content-type')}`);
+      assert((await fetch(`${server.url}lib/`)).status === 404, 'directory listing answered');
+      assert((await fetch(`${server.url}models/train.py`)).status === 404, 'a non-model file under /models/ was served');
+      assert((await fetch(`${server.url}%2e%2e/scripts/serve.mjs`)).status === 404, 'path traversal answered');
+    });
+
+    await check('page loads and translates the example with the tiny model', async () => {
+      const t0 = Date.now();
+      await page.goto(`${server.url}demo/#model=${encodeURIComponent(tiny.id)}&text=${encodeURIComponent(TEXT)}`);
+      await settled(page);
+      loadMs = Date.now() - t0;
+      const state = await page.evaluate(() => document.documentElement.dataset.heed);
+      assert(state === 'translated', `page state ${state}: ${await page.textContent('#message')}`);
+      console.log(`     page load to first translation: ${loadMs} ms`);
+      await shot(page, '01-timeline');
+    });
+
+    await check('output is non-empty and equals the Node API result for the same model and text', async () => {
+      const got = await page.evaluate(() => ({ text: document.getElementById('output').dataset.text,
+        shown: document.getElementById('output').textContent, tokens: window.heedDemo.result.targetTokens }));
+      assert(got.shown.trim().length > 0, 'output is empty');
+      assert(got.text === expected.text, `page says ${JSON.stringify(got.text)}, Node API says ${JSON.stringify(expected.text)}`);
+      assert(JSON.stringify(got.tokens) === JSON.stringify(expected.targetTokens), 'target pieces differ from the Node API');
+    });
+
+    await check('timeline steps: first, next, next reveal rows one by one', async () => {
+      await page.click('#tab-timeline');
+      await page.click('button[aria-label="First step"]');
+      const counter = () => page.textContent('.view-timeline .transport .note');
+      assert((await counter()).startsWith('step 0 of'), `after "first": ${await counter()}`);
+      const before = await stats(page, '.view-timeline .matrix-canvas');
+      await page.click('button[aria-label="Next step"]');
+      assert((await counter()).startsWith('step 1 of'), `after "next": ${await counter()}`);
+      const after1 = await stats(page, '.view-timeline .matrix-canvas');
+      await page.click('button[aria-label="Next step"]');
+      const after2 = await stats(page, '.view-timeline .matrix-canvas');
+      assert(before.hash !== after1.hash && after1.hash !== after2.hash, 'cross-attention canvas did not change between steps');
+      const summary = await page.textContent('.step-summary');
+      assert(/^Step 2: wrote/.test(summary), `summary: ${summary}`);
+      const cands = await page.$$eval('.cands .bar', (b) => b.length);
+      assert(cands >= 1, 'no top-k candidates shown');
+      assert(/[#&]step=2\b/.test(await page.evaluate(() => location.hash)), 'step not in the URL');
+      await shot(page, '02-timeline-step2');
+    });
+
+    await check('reduced motion: play advances at once, no waiting for animation', async () => {
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await page.click('button[aria-label="First step"]');
+      await page.click('.transport button[aria-label="Play"]');
+      const c = await page.textContent('.view-timeline .transport .note');
+      await page.click('.transport button[aria-label="Pause"]');
+      assert(c.startsWith('step 1 of'), `right after play: ${c}`);
+      await page.emulateMedia({ reducedMotion: 'no-preference' });
+    });
+
+    await check('attention maps: heatmap and every thumbnail have real pixels', async () => {
+      await page.click('#tab-attention');
+      await page.waitForSelector('.view-attention .matrix-canvas');
+      const s = await stats(page, '.view-attention .matrix-canvas');
+      assert(s.opaque > 1000 && s.colours > 20, `heatmap looks blank: ${JSON.stringify(s)}`);
+      const thumbs = await page.$$eval('.head-grid canvas', (cs) => cs.map((c) => {
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let lit = 0;
+        for (let i = 3; i < d.length; i += 4) if (d[i] === 255) lit++;
+        return lit;
+      }));
+      assert(thumbs.length >= 6 && thumbs.every((n) => n > 0), `thumbnails: ${thumbs}`);
+      await shot(page, '03-attention');
+    });
+
+    await check('keyboard: arrows move the focused cell and announce its value', async () => {
+      await page.focus('.view-attention .matrix-canvas');
+      const c0 = await page.getAttribute('.view-attention .matrix-canvas', 'data-cursor');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowDown');
+      const c1 = await page.getAttribute('.view-attention .matrix-canvas', 'data-cursor');
+      const said = await page.textContent('#announce');
+      assert(c0 === '0,0' && c1 === '1,1', `cursor ${c0} -> ${c1}`);
+      const want = await page.evaluate(async () => {
+        const { headMatrix } = await import('/demo/attention-data.js');
+        const { fmt } = await import('/demo/ui.js');
+        const s = window.heedDemo.state;
+        const m = headMatrix(window.heedDemo.result, s.block, s.layer, s.head);
+        return { value: fmt(m.values[1 * m.cols + 1], 4), row: m.rowLabels[1], col: m.colLabels[1] };
+      });
+      assert(said.includes(want.value) && said.includes(want.row) && said.includes(want.col),
+        `announced ${JSON.stringify(said)}, expected ${JSON.stringify(want)}`);
+      await page.keyboard.press('ArrowLeft');
+      assert((await page.getAttribute('.view-attention .matrix-canvas', 'data-cursor')) === '1,0', 'ArrowLeft did not move');
+    });
+
+    await check('merge words / hide </s> change the matrix and the page says so', async () => {
+      await page.check('#att-merge');
+      await page.check('#att-hide');
+      const notes = await page.textContent('.view-attention .notes');
+      assert(/Hidden special tokens/.test(notes) && /renormalised/.test(notes), `notes: ${notes}`);
+      const labels = await page.evaluate(() => window.heedDemo.views.attention.exportTarget().json().colLabels);
+      assert(!labels.includes('</s>'), '</s> still shown');
+      assert(labels.every((l) => !l.startsWith('▁')), 'pieces not merged');
+    });
+
+    let sharedUrl = '', original = null;
+    await check('URL state round-trips: reload with the URL gives the same view', async () => {
+      await page.selectOption('#att-block', 'encoder');
+      await page.selectOption('#att-head', { value: '1' });
+      await page.click('.view-attention .seg button:nth-child(1)');
+      sharedUrl = page.url();
+      original = { stats: await stats(page, '.view-attention .matrix-canvas'), title: await page.textContent('.view-attention .matrix-title') };
+      for (const k of ['view=attention', 'block=encoder', 'head=1', 'merge=1', 'hide=1', 'model=', 'text=']) {
+        assert(sharedUrl.includes(k), `URL lacks ${k}: ${sharedUrl}`);
+      }
+      const p2 = await context.newPage();
+      watch(p2);
+      await p2.setViewportSize({ width: 1280, height: 900 });
+      await p2.goto(sharedUrl);
+      await settled(p2);
+      await p2.waitForSelector('.view-attention .matrix-canvas');
+      const again = { stats: await stats(p2, '.view-attention .matrix-canvas'), title: await p2.textContent('.view-attention .matrix-title') };
+      assert(again.title === original.title, `title ${again.title} vs ${original.title}`);
+      assert(again.stats.hash === original.stats.hash, 'reopened heatmap differs in pixels');
+      assert(await p2.isChecked('#att-merge') && await p2.isChecked('#att-hide'), 'toggles not restored');
+      const status = await p2.textContent('#model-status');
+      assert(/browser cache/.test(status), `second visit did not use the Cache API copy: ${status}`);
+      await p2.close();
+    });
+
+    await check('export: PNG, SVG and JSON download and parse', async () => {
+      const grab = async (id) => {
+        const [dl] = await Promise.all([page.waitForEvent('download'), page.click(id)]);
+        const file = await dl.path();
+        return { name: dl.suggestedFilename(), bytes: await readFile(file) };
+      };
+      const png = await grab('#export-png');
+      const size = pngSize(png.bytes);
+      assert(png.name.endsWith('.png') && size.width > 100 && size.height > 100, `png ${png.name} ${JSON.stringify(size)}`);
+      const svg = await grab('#export-svg');
+      const svgOk = await page.evaluate((text) => {
+        const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+        return !doc.querySelector('parsererror') && doc.documentElement.nodeName === 'svg' && doc.querySelectorAll('rect').length;
+      }, svg.bytes.toString('utf8'));
+      assert(svg.name.endsWith('.svg') && svgOk > 10, `svg did not parse or has no cells (${svgOk})`);
+      const json = await grab('#export-json');
+      const data = JSON.parse(json.bytes.toString('utf8'));
+      assert(Array.isArray(data.values) && data.values.length === data.rowLabels.length &&
+        data.values[0].length === data.colLabels.length, 'json values do not match the labels');
+      assert(data.model === tiny.id && data.block === 'encoder', `json meta: ${data.model} ${data.block}`);
+      await writeFile(path.join(SHOTS, 'export.png'), png.bytes);
+    });
+
+    await check('link view draws lines', async () => {
+      await page.click('.view-attention .seg button:nth-child(2)');
+      const s = await stats(page, '.view-attention .link-canvas');
+      assert(s.opaque > 500, `link view blank: ${JSON.stringify(s)}`);
+      await shot(page, '04-links');
+      await page.click('.view-attention .seg button:nth-child(1)');
+    });
+
+    await check('inside one head: every step draws, softmax rows sum to 1', async () => {
+      await page.click('#tab-explain');
+      await page.selectOption('#ex-block', 'decoder');
+      for (let k = 1; k <= 9; k++) {
+        await page.click(`.stepper button:nth-child(${k})`);
+        await page.waitForFunction((n) => document.querySelector('.view-explain h3')?.textContent.startsWith(`Step ${n} `), k);
+        const s = await stats(page, '.view-explain .matrix-canvas');
+        assert(s.opaque > 200, `step ${k} blank`);
+        if (k === 6) await shot(page, '05-explain-softmax');
+      }
+      await page.click('.stepper button:nth-child(6)');
+      const sums = await page.evaluate(() => window.heedDemo.exportTarget().json().values.map((r) => r.reduce((a, b) => a + (b ?? 0), 0)));
+      assert(sums.every((s) => Math.abs(s - 1) < 1e-3), `row sums ${sums}`);
+      await page.check('#ex-unscaled');
+      assert((await page.$$('.view-explain .matrix-canvas')).length === 2, 'unscaled comparison not shown');
+    });
+
+    await check('attention lab: all score functions and masks computed by the kernels', async () => {
+      await page.click('#tab-lab');
+      await page.waitForSelector('.lab-cell canvas');
+      const n = await page.$$eval('button.lab-cell', (b) => b.length);
+      assert(n === 18, `expected 4×4 + 2 linear cells, got ${n}`);
+      await page.click('button.lab-cell[data-score="additive"][data-mask="local"]');
+      const w = await page.evaluate(() => window.heedDemo.exportTarget().json());
+      assert(w.values.length === 4 && w.values.every((r) => Math.abs(r.reduce((a, b) => a + (b ?? 0), 0) - 1) < 1e-4), 'lab weights rows do not sum to 1');
+      assert(w.values[0][3] === null, 'local window did not mask a far key');
+      await shot(page, '06-lab');
+      await page.selectOption('#lab-source', 'sentence');
+      await page.waitForFunction(() => /current sentence/.test(document.querySelector('.view-lab').textContent));
+    });
+
+    await check('positional encoding heatmap and similarity drawn', async () => {
+      await page.click('#tab-positions');
+      await page.waitForFunction(() => document.querySelectorAll('.view-positions .matrix-canvas').length === 2);
+      const s = await stats(page, '.view-positions .matrix-canvas');
+      assert(s.opaque > 1000 && s.colours > 20, 'positions heatmap blank');
+      await shot(page, '07-positions');
+    });
+
+    await check('bad input gets a clear message', async () => {
+      await page.fill('#source-text', '   ');
+      await page.click('#translate-btn');
+      assert(/empty/.test(await page.textContent('#message')), 'no message for empty text');
+      await page.fill('#source-text', 'bad \u0007 bell');
+      await page.click('#translate-btn');
+      assert(/control character/.test(await page.textContent('#message')), 'no message for a control character');
+      await page.fill('#source-text', LONG);
+      await page.click('#translate-btn');
+      await settled(page, ['translate-failed', 'translated']);
+      const msg = await page.textContent('#message');
+      assert(/cannot be translated/.test(msg), `long text: ${msg}`);
+      await shot(page, '08-bad-input');
+    });
+
+    await check('a model that fails to load says why', async () => {
+      await page.selectOption('#model-select', 'test-broken');
+      await page.fill('#source-text', TEXT);
+      await settled(page, ['load-failed']);
+      const msg = await page.textContent('#message');
+      assert(/could not be loaded — /.test(msg) && msg.length > 50, `message: ${msg}`);
+      console.log(`     says: ${msg}`);
+    });
+
+    await check('dark colour scheme renders', async () => {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.selectOption('#model-select', tiny.id);
+      await settled(page);
+      await page.click('#tab-attention');
+      await shot(page, '09-dark');
+      const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      assert(bg !== 'rgb(244, 243, 240)', 'dark scheme not applied');
+    });
+
+    await check('no console errors', async () => {
+      const real = consoleErrors.filter((e) => !/test-broken\.heed/.test(e));
+      assert(real.length === 0, real.join('\n'));
+    });
+    await check('no request left localhost', async () => {
+      assert(external.length === 0, external.join('\n'));
+    });
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+  const failed = results.filter((r) => !r.ok).length;
+  console.log(`\npage load to first translation: ${loadMs} ms`);
+  console.log(`${results.length - failed} passed, ${failed} failed`);
+  return failed;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+  const guard = setTimeout(() => { console.log('browser tests: timed out after 240 s'); process.exit(2); }, 240_000);
+  run().then((failed) => { clearTimeout(guard); process.exit(failed ? 1 : 0); },
+    (err) => { console.log(`browser tests could not run: ${err.stack ?? err}`); process.exit(2); });
+}
