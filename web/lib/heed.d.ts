@@ -9,7 +9,8 @@ export class HeedError extends Error {
     | 'DISPOSED'        // the translator was disposed
     | 'NO_SIMD'         // this JS engine lacks WebAssembly SIMD
     | 'ABORTED'         // the call was aborted through its AbortSignal
-    | 'LOAD_FAILED';    // the .wasm or model could not be fetched/read
+    | 'LOAD_FAILED'     // the .wasm or model could not be fetched/read
+    | 'INTERNAL';       // a bug or exhausted memory in the engine, or a crashed worker
 }
 
 /** A dense float array in row-major order with its shape. Copied out of WASM memory. */
@@ -51,9 +52,15 @@ export interface TranslateOptions {
   attention?: boolean;
   /** candidates per step in the trace (default 5) */
   topK?: number;
-  /** called after each decoding step of a single sentence (greedy or beam); see StepEvent */
+  /** called after each decoding step of a single sentence (greedy or beam); see StepEvent.
+   *  In loadTranslator's translator it runs synchronously inside the engine call (the page
+   *  cannot repaint in between); spawnTranslator's events arrive as the worker decodes.
+   *  If it throws, the translation stops and the promise rejects with that error. */
   onStep?: (event: StepEvent) => void;
-  /** aborts between decoding steps; the promise rejects with code 'ABORTED' */
+  /** aborts between decoding steps; the promise rejects with code 'ABORTED'. On the calling
+   *  thread JS cannot run during a translation, so only an abort from onStep (or before the
+   *  call starts) takes effect there; spawnTranslator rejects at once and stops the worker's
+   *  job between steps (mid-sentence where SharedArrayBuffer is allowed, else before it starts). */
   signal?: AbortSignal;
 }
 
@@ -75,6 +82,9 @@ export interface TranslationResult {
   tokenProbs: number[];
   /** hypothesis score (sum of log-probabilities; length-normalised for beam) */
   scores: number;
+  /** ids of sourceTokens / targetTokens (what explainHead re-runs; equal to the native CLI's) */
+  sourceIds: number[];
+  targetIds: number[];
   attention?: Attention;
 }
 
@@ -84,14 +94,16 @@ export interface ModelInfo {
   parameters: number;
 }
 
+/** Translator.dispose() frees the WASM objects (Embind handles) behind it; call it when done. */
 export interface Translator {
   readonly info: ModelInfo;
+  /** Calls run one at a time in call order; a batch (text[]) is decoded together. */
   translate(text: string, options?: TranslateOptions): Promise<TranslationResult>;
   translate(text: string[], options?: TranslateOptions): Promise<TranslationResult[]>;
   /** Async iterator form of onStep: yields each step, then returns the full result. */
   steps(text: string, options?: TranslateOptions): AsyncGenerator<StepEvent, TranslationResult>;
   /** Every intermediate of one attention head on a finished translation (teacher-forced
-   *  re-run of the engine on result's source and target tokens), for the explainer. */
+   *  re-run of the engine on result's sourceIds and targetIds), for the explainer. */
   explainHead(result: TranslationResult, where: HeadLocation): Promise<HeadExplanation>;
   /** Frees the WASM objects. Later calls reject with code 'DISPOSED'. */
   dispose(): void;
@@ -117,7 +129,11 @@ export interface HeadExplanation {
   /** weights·V [Lq][Dh] */ output: Tensor;
   /** all heads concatenated [Lq][D] */ concat: Tensor;
   /** after the output projection [Lq][D] */ projected: Tensor;
+  /** encoder: source tokens; decoder and cross: the target token each position produced
+   *  (as the rows of Attention.decoderSelf / cross) */
   queryTokens: string[];
+  /** encoder and cross: source tokens; decoder: the token each position consumed
+   *  ('<s>', then the previous target tokens) */
   keyTokens: string[];
 }
 
@@ -134,12 +150,16 @@ export function loadTranslator(options: LoadOptions): Promise<Translator>;
 
 /** The attention primitives of the source texts, computed by the C++ kernels. */
 export type ScoreFunction = 'dot' | 'scaled_dot' | 'general' | 'additive';
+/** true = blocked. `keyPadding` ([Lk], true = padded key) may accompany any kind, e.g. a causal
+ *  mask over padded keys. `offset` shifts the diagonal: query i sees keys j <= i + offset
+ *  (causal) or |i + offset - j| <= window (local); incremental decoding of one query over t
+ *  cached keys uses offset t - 1. */
 export type MaskSpec =
-  | { kind: 'none' }
-  | { kind: 'causal' }
+  | { kind: 'none'; keyPadding?: boolean[] }
+  | { kind: 'causal'; offset?: number; keyPadding?: boolean[] }
   | { kind: 'padding'; keyPadding: boolean[] }
-  | { kind: 'local'; window: number }
-  | { kind: 'custom'; blocked: boolean[][] };
+  | { kind: 'local'; window: number; offset?: number; keyPadding?: boolean[] }
+  | { kind: 'custom'; blocked: boolean[][]; keyPadding?: boolean[] };
 
 export interface AttentionInputs {
   q: number[][] | Tensor;
@@ -157,8 +177,14 @@ export interface AttentionOutputs {
 }
 export interface AttentionLab {
   attention(inputs: AttentionInputs): AttentionOutputs;
-  /** multi-head on one layer of a loaded translator, with every intermediate (explainer) */
+  /** [length][dModel] sinusoidal position encodings (Vaswani et al. 2017) */
   sinusoidalPositions(length: number, dModel: number): Tensor;
+  /** [length][length] cosine similarity between those position encodings */
+  positionSimilarity(length: number, dModel: number): Tensor;
   linearAttention(inputs: Omit<AttentionInputs, 'score' | 'params'> & { causal?: boolean }): AttentionOutputs;
 }
 export function loadAttentionLab(options?: { wasmUrl?: string | URL }): Promise<AttentionLab>;
+
+/** WASM memory of the engine instance for `wasmUrl` (shared by its translators and lab):
+ *  bytes in use by malloc, and the size of linear memory (which never shrinks). */
+export function memoryStats(options?: { wasmUrl?: string | URL }): Promise<{ inUse: number; size: number }>;

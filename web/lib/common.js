@@ -1,0 +1,207 @@
+// Pieces shared by the in-thread façade (heed.js) and the worker client (heed-worker.js):
+// the error type, option validation, result shaping and the steps() iterator.
+// Internal module (not in package.json "exports"); nothing runs at import.
+
+const CODES = new Set(['BAD_MODEL', 'BAD_INPUT', 'DISPOSED', 'NO_SIMD', 'ABORTED', 'LOAD_FAILED',
+  'INTERNAL']);
+
+/** Raised for every user-facing failure; `code` says which kind. */
+export class HeedError extends Error {
+  constructor(code, message, options) {
+    super(message, options);
+    this.name = 'HeedError';
+    this.code = CODES.has(code) ? code : 'INTERNAL';
+  }
+}
+
+export const badInput = (message) => new HeedError('BAD_INPUT', message);
+
+/** Throws BAD_INPUT unless `x` is a plain object (or undefined, when `optional`). */
+export function checkObject(x, what, optional = false) {
+  if (x === undefined && optional) return;
+  if (x === null || typeof x !== 'object' || Array.isArray(x))
+    throw badInput(`${what} must be an object, got ${describe(x)}`);
+}
+
+export function describe(x) {
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'an array';
+  if (typeof x === 'string') return `the string ${JSON.stringify(x.slice(0, 40))}`;
+  return typeof x === 'object' ? (x.constructor?.name ?? 'an object') : `${typeof x} ${String(x)}`;
+}
+
+function checkInt(value, name, lo, hi) {
+  if (!Number.isInteger(value) || value < lo || value > hi)
+    throw badInput(`options.${name} must be an integer in ${lo}..${hi}, got ${describe(value)}`);
+  return value;
+}
+
+const OPTION_KEYS = new Set(['beam', 'maxLength', 'lengthPenalty', 'attention', 'topK', 'onStep',
+  'signal']);
+
+/** Limits checked in JS before the engine sees the options (the engine checks again). */
+export const LIMITS = { beam: 64, maxLength: 1024, topK: 100, lengthPenalty: 10 };
+
+/**
+ * Validates TranslateOptions and returns the engine's form
+ * {beamSize, maxLength, lengthPenalty, attention, topK} plus the JS-only {onStep, signal}.
+ */
+export function normalizeOptions(options) {
+  checkObject(options, 'options', true);
+  const o = options ?? {};
+  for (const key of Object.keys(o))
+    if (!OPTION_KEYS.has(key))
+      throw badInput(`unknown option '${key}' (known: ${[...OPTION_KEYS].join(', ')})`);
+  const engine = {
+    beamSize: o.beam === undefined ? 1 : checkInt(o.beam, 'beam', 1, LIMITS.beam),
+    maxLength: o.maxLength === undefined ? 0
+      : checkInt(o.maxLength, 'maxLength', 1, LIMITS.maxLength),
+    lengthPenalty: 1,
+    attention: false,
+    topK: o.topK === undefined ? 5 : checkInt(o.topK, 'topK', 1, LIMITS.topK),
+  };
+  if (o.lengthPenalty !== undefined) {
+    const p = o.lengthPenalty;
+    if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > LIMITS.lengthPenalty)
+      throw badInput(`options.lengthPenalty must be a number in 0..${LIMITS.lengthPenalty}, ` +
+        `got ${describe(p)}`);
+    engine.lengthPenalty = p;
+  }
+  if (o.attention !== undefined) {
+    if (typeof o.attention !== 'boolean')
+      throw badInput(`options.attention must be a boolean, got ${describe(o.attention)}`);
+    engine.attention = o.attention;
+  }
+  if (o.onStep !== undefined && typeof o.onStep !== 'function')
+    throw badInput(`options.onStep must be a function, got ${describe(o.onStep)}`);
+  if (o.signal !== undefined &&
+      (o.signal === null || typeof o.signal !== 'object' || typeof o.signal.aborted !== 'boolean'))
+    throw badInput(`options.signal must be an AbortSignal, got ${describe(o.signal)}`);
+  return { engine, onStep: o.onStep, signal: o.signal };
+}
+
+const LOAD_KEYS = new Set(['model', 'wasmUrl', 'onProgress']);
+
+/** Checks LoadOptions (plus the `extra` keys a caller accepts). */
+export function checkLoadOptions(options, extra = []) {
+  checkObject(options, 'options');
+  for (const key of Object.keys(options))
+    if (!LOAD_KEYS.has(key) && !extra.includes(key))
+      throw badInput(`unknown load option '${key}'`);
+  if (options.model === undefined) throw badInput('options.model is required');
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
+    throw badInput(`options.onProgress must be a function, got ${describe(options.onProgress)}`);
+}
+
+/** Checks translate()'s text argument: a string or an array of strings. */
+export function checkTexts(text) {
+  if (typeof text === 'string') return;
+  if (!Array.isArray(text))
+    throw badInput(`text must be a string or an array of strings, got ${describe(text)}`);
+  text.forEach((t, i) => {
+    if (typeof t !== 'string') throw badInput(`text[${i}] must be a string, got ${describe(t)}`);
+  });
+}
+
+export function abortedError(signal) {
+  return new HeedError('ABORTED', 'the translation was aborted', { cause: signal?.reason });
+}
+
+/** Where the string `where.block` sits in the engine's AttentionBlock enum. */
+export const BLOCKS = ['encoder', 'decoder', 'cross'];
+
+export function checkExplain(result, where) {
+  checkObject(result, 'result');
+  if (!Array.isArray(result.sourceIds) || !Array.isArray(result.targetIds) ||
+      !Array.isArray(result.sourceTokens) || !Array.isArray(result.targetTokens))
+    throw badInput('result must be a TranslationResult returned by translate()');
+  checkObject(where, 'where');
+  if (!BLOCKS.includes(where.block))
+    throw badInput(`where.block must be one of ${BLOCKS.join(', ')}, got ${describe(where.block)}`);
+  for (const key of ['layer', 'head'])
+    if (!Number.isInteger(where[key]) || where[key] < 0)
+      throw badInput(`where.${key} must be a non-negative integer, got ${describe(where[key])}`);
+}
+
+/**
+ * Token labels of an explained head. Queries of the decoder-side blocks are labelled with the
+ * token each position produced (as the rows of the attention trace); decoder self-attention
+ * keys with the token each position consumed (the start token, then the previous outputs).
+ */
+export function explainTokens(result, block) {
+  const src = result.sourceTokens, tgt = result.targetTokens;
+  if (block === 'encoder') return { queryTokens: [...src], keyTokens: [...src] };
+  const inputs = ['<s>', ...tgt.slice(0, -1)];
+  return { queryTokens: [...tgt], keyTokens: block === 'cross' ? [...src] : inputs };
+}
+
+/**
+ * The steps() async generator over any translate(text, options) that supports onStep and
+ * signal: yields each StepEvent, returns the TranslationResult. Leaving the loop early aborts
+ * the translation.
+ */
+export async function* stepsOf(translate, text, options) {
+  checkObject(options, 'options', true);
+  const userSignal = options?.signal;
+  const userOnStep = options?.onStep;
+  const controller = new AbortController();
+  const onUserAbort = () => controller.abort(userSignal.reason);
+  if (userSignal?.aborted) controller.abort(userSignal.reason);
+  else userSignal?.addEventListener?.('abort', onUserAbort, { once: true });
+  const queue = [];
+  let wake = null, settled = false, result, error;
+  const poke = () => { if (wake) { const w = wake; wake = null; w(); } };
+  translate(text, {
+    ...options,
+    signal: controller.signal,
+    onStep: (event) => { userOnStep?.(event); queue.push(event); poke(); },
+  }).then((r) => { result = r; }, (e) => { error = e; })
+    .finally(() => { settled = true; poke(); });
+  try {
+    for (;;) {
+      if (queue.length) { yield queue.shift(); continue; }
+      if (settled) {
+        if (error) throw error;
+        return result;
+      }
+      await new Promise((resolve) => { wake = resolve; });
+    }
+  } finally {
+    userSignal?.removeEventListener?.('abort', onUserAbort);
+    if (!settled) controller.abort(new Error('steps() iteration ended early'));
+  }
+}
+
+/** Public shape of the engine's translation object (see bindings.cpp translation_val). */
+export function shapeResult(r, keepAttention) {
+  const out = {
+    text: r.text,
+    sourceTokens: r.sourceTokens,
+    targetTokens: r.targetTokens,
+    sourceIds: r.sourceIds,
+    targetIds: r.targetIds,
+    tokenProbs: r.tokenProbs,
+    scores: r.score,
+  };
+  if (keepAttention && r.attention) {
+    const a = r.attention;
+    out.attention = {
+      encoderSelf: a.encoderSelf,
+      decoderSelf: a.decoderSelf,
+      cross: a.cross,
+      steps: a.steps.map((s, t) => ({
+        step: t, token: r.targetTokens[t], id: s.id, prob: s.prob, top: s.top,
+      })),
+    };
+  }
+  return out;
+}
+
+/** Distinct buffers of the typed arrays in a value (the transfer list out of a worker). */
+export function transferables(value, out = new Set()) {
+  if (ArrayBuffer.isView(value)) out.add(value.buffer);
+  else if (Array.isArray(value)) for (const v of value) transferables(v, out);
+  else if (value && typeof value === 'object')
+    for (const v of Object.values(value)) transferables(v, out);
+  return out;
+}

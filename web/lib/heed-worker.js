@@ -1,0 +1,278 @@
+// spawnTranslator: the Translator API of heed.js run in a dedicated worker (browser module
+// worker, or Node worker_threads), so translation never blocks the page. Each message carries
+// an id and resolves one Promise; step events stream back as they happen; an AbortSignal posts
+// a cancel (and, where SharedArrayBuffer is allowed, flips a flag the engine sees between
+// steps). Types: heed-worker.d.ts. Nothing runs at import.
+
+import {
+  HeedError, abortedError, badInput, checkExplain, checkLoadOptions, checkTexts, describe,
+  normalizeOptions, stepsOf,
+} from './common.js';
+
+export { HeedError };
+
+const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string' &&
+  typeof window === 'undefined';
+
+// ---- the worker endpoint ---------------------------------------------------------------
+
+/** A started worker behind one small interface: post, terminate, ref/unref (Node only). */
+async function startWorker(workerUrl, onMessage, onFailure) {
+  const where = workerUrl ?? new URL('./worker.js', import.meta.url);
+  if (typeof where !== 'string' && !(where instanceof URL))
+    throw badInput(`workerUrl must be a string or URL, got ${describe(where)}`);
+  if (IS_NODE) {
+    const { Worker } = await import(/* webpackIgnore: true */ 'node:worker_threads');
+    let worker;
+    try {
+      worker = new Worker(where);
+    } catch (e) {
+      throw new HeedError('LOAD_FAILED', `cannot start the worker ${where}: ${e.message}`);
+    }
+    worker.on('message', onMessage);
+    worker.on('error', (e) => onFailure(e?.message ?? String(e)));
+    worker.on('exit', (code) => onFailure(`the worker exited (code ${code})`));
+    return {
+      post: (message, transfer) => worker.postMessage(message, transfer),
+      terminate: () => { worker.removeAllListeners(); worker.terminate(); },
+      ref: () => worker.ref(),
+      unref: () => worker.unref(),
+    };
+  }
+  let worker;
+  try {
+    worker = new Worker(where, { type: 'module' });
+  } catch (e) {
+    throw new HeedError('LOAD_FAILED', `cannot start the worker ${where}: ${e.message}`);
+  }
+  worker.addEventListener('message', (e) => onMessage(e.data));
+  worker.addEventListener('error', (e) => {
+    e.preventDefault?.();
+    onFailure(e.message || `the worker script ${where} failed to load or threw`);
+  });
+  worker.addEventListener('messageerror', () => onFailure('a worker message could not be read'));
+  return {
+    post: (message, transfer) => worker.postMessage(message, transfer),
+    terminate: () => worker.terminate(),
+    ref: () => {},
+    unref: () => {},
+  };
+}
+
+/** Calls into the worker: id-tagged messages, one pending Promise per id. */
+class Client {
+  #endpoint = null;
+  #next = 1;
+  #pending = new Map();  // id -> {resolve, reject, onProgress?, onStep?}
+  #dead = null;          // HeedError once the worker is gone
+  #started = false;      // the worker said 'ready'
+  #ready = {};
+
+  static async start(workerUrl) {
+    const client = new Client();
+    const ready = new Promise((resolve, reject) => { client.#ready = { resolve, reject }; });
+    client.#endpoint = await startWorker(workerUrl, (m) => client.#receive(m),
+      (why) => client.#fail(why));
+    await ready;
+    client.#endpoint.unref();
+    return client;
+  }
+
+  /** Sends `message` with a fresh id; returns {id, promise}. */
+  call(message, handlers = {}, transfer = []) {
+    if (this.#dead) return { id: 0, promise: Promise.reject(this.#dead) };
+    const id = this.#next++;
+    const promise = new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject, ...handlers });
+    });
+    this.#endpoint.ref();  // why: Node must not exit while a reply is awaited
+    this.#endpoint.post({ ...message, id }, transfer);
+    return { id, promise };
+  }
+
+  /** Settles call `id` now (abort, failed callback); its later replies are ignored. */
+  abandon(id, error) {
+    const p = this.#pending.get(id);
+    if (!p) return;
+    this.#settle(id);
+    p.reject(error);
+  }
+
+  post(message) {
+    if (!this.#dead) this.#endpoint.post(message);
+  }
+
+  /** Stops the worker; pending calls reject with `error`. */
+  terminate(error = new HeedError('DISPOSED', 'this translator was disposed')) {
+    if (this.#dead) return;
+    this.#dead = error;
+    this.#endpoint?.terminate();
+    for (const p of this.#pending.values()) p.reject(error);
+    this.#pending.clear();
+  }
+
+  #settle(id) {
+    this.#pending.delete(id);
+    if (this.#pending.size === 0) this.#endpoint.unref();
+  }
+
+  #receive(m) {
+    if (m?.type === 'ready') {
+      this.#started = true;
+      this.#ready.resolve();
+      return;
+    }
+    const p = this.#pending.get(m?.id);
+    if (!p) return;
+    try {
+      if (m.type === 'progress') p.onProgress?.(m.fraction, m.loaded);
+      else if (m.type === 'step') p.onStep?.(m.event);
+      else if (m.type === 'result') { this.#settle(m.id); p.resolve(m.value); }
+      else if (m.type === 'error') {
+        this.#settle(m.id);
+        p.reject(new HeedError(m.error.code, m.error.message));
+      }
+    } catch (e) {
+      // a user callback threw: the call fails with that error and the worker stops the job
+      this.post({ type: 'cancel', target: m.id });
+      this.abandon(m.id, e);
+    }
+  }
+
+  #fail(why) {
+    if (this.#dead) return;
+    const error = new HeedError(this.#started ? 'INTERNAL' : 'LOAD_FAILED',
+      `the Heed worker failed: ${why}`);
+    this.#ready.reject(error);
+    this.terminate(error);
+  }
+}
+
+// ---- values that cross the boundary ----------------------------------------------------
+
+/** A model option the worker can use: bytes, or an absolute URL/path string. */
+async function portableModel(model) {
+  if (model instanceof URL) return model.href;
+  if (typeof model === 'string') {
+    if (IS_NODE) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(model) && !/^[a-z]:[\\/]/i.test(model)) return model;
+      const { resolve } = await import(/* webpackIgnore: true */ 'node:path');
+      return resolve(model);
+    }
+    // why: the worker resolves relative URLs against its own script, not the page
+    return new URL(model, globalThis.location?.href).href;
+  }
+  return model;  // bytes are copied by structured clone; heed.js checks every other type
+}
+
+async function portableUrl(url) {
+  if (url === undefined || url instanceof URL) return url?.href;
+  if (typeof url !== 'string') return url;
+  return portableModel(url);
+}
+
+/** An Int32Array on shared memory for a mid-translation cancel, where the page allows it. */
+function sharedFlag() {
+  const allowed = typeof SharedArrayBuffer === 'function' &&
+    (IS_NODE || globalThis.crossOriginIsolated === true);
+  return allowed ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
+}
+
+/** The engine options back in public form (heed.js in the worker validates them again). */
+function publicOptions(engine) {
+  return {
+    beam: engine.beamSize,
+    maxLength: engine.maxLength || undefined,
+    lengthPenalty: engine.lengthPenalty,
+    attention: engine.attention,
+    topK: engine.topK,
+  };
+}
+
+// ---- the translator --------------------------------------------------------------------
+
+class WorkerTranslator {
+  #client;
+  #disposed = false;
+
+  constructor(client, info) {
+    this.#client = client;
+    this.info = info;
+  }
+
+  translate(text, options) {
+    let parsed;
+    try {
+      if (this.#disposed) throw new HeedError('DISPOSED', 'this translator was disposed');
+      checkTexts(text);
+      parsed = normalizeOptions(options);
+      if (Array.isArray(text) && parsed.onStep)
+        throw badInput('options.onStep needs a single text, not an array');
+      if (parsed.signal?.aborted) throw abortedError(parsed.signal);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const { engine, onStep, signal } = parsed;
+    const flag = signal ? sharedFlag() : undefined;
+    const { id, promise } = this.#client.call({
+      type: 'translate', text, options: publicOptions(engine), steps: Boolean(onStep),
+      abortable: Boolean(signal), flag,
+    }, { onStep });
+    if (!signal) return promise;
+    const onAbort = () => {
+      if (flag) Atomics.store(flag, 0, 1);
+      this.#client.post({ type: 'cancel', target: id });
+      this.#client.abandon(id, abortedError(signal));
+    };
+    signal.addEventListener?.('abort', onAbort, { once: true });
+    const cleanup = () => signal.removeEventListener?.('abort', onAbort);
+    promise.then(cleanup, cleanup);
+    return promise;
+  }
+
+  steps(text, options) {
+    if (typeof text !== 'string')
+      return stepsOf(() => Promise.reject(badInput(`steps() needs a string, got ${describe(text)}`)));
+    return stepsOf((t, o) => this.translate(t, o), text, options);
+  }
+
+  explainHead(result, where) {
+    try {
+      if (this.#disposed) throw new HeedError('DISPOSED', 'this translator was disposed');
+      checkExplain(result, where);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const { sourceIds, targetIds, sourceTokens, targetTokens } = result;
+    return this.#client.call({
+      type: 'explain',
+      result: { sourceIds, targetIds, sourceTokens, targetTokens },
+      where: { block: where.block, layer: where.layer, head: where.head },
+    }).promise;
+  }
+
+  /** Terminates the worker (and with it the WASM memory). Pending calls reject DISPOSED. */
+  dispose() {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#client.terminate();
+  }
+}
+
+/** Starts a worker, loads the model in it, and resolves to a Translator; see heed-worker.d.ts. */
+export async function spawnTranslator(options) {
+  checkLoadOptions(options, ['workerUrl']);
+  const client = await Client.start(options.workerUrl);
+  try {
+    const { promise } = client.call({
+      type: 'load',
+      model: await portableModel(options.model),
+      wasmUrl: await portableUrl(options.wasmUrl),
+      progress: Boolean(options.onProgress),
+    }, { onProgress: options.onProgress });
+    return new WorkerTranslator(client, await promise);
+  } catch (e) {
+    client.terminate(e);
+    throw e;
+  }
+}

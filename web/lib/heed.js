@@ -1,0 +1,483 @@
+// Heed — the JS façade of the WASM engine (types: heed.d.ts). Loads heed.wasm and a model, and
+// turns the Embind objects of bindings.cpp into the typed API: translate, steps, explainHead,
+// the attention lab. Nothing runs at import. Not the worker client (heed-worker.js).
+
+import {
+  BLOCKS, HeedError, abortedError, badInput, checkExplain, checkLoadOptions, checkObject,
+  checkTexts, describe, explainTokens, normalizeOptions, shapeResult, stepsOf,
+} from './common.js';
+
+export { HeedError };
+
+const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string' &&
+  typeof window === 'undefined';
+
+// ---- environment -----------------------------------------------------------------------
+
+let nodeApi = null;
+/** fs/url/path, imported only under Node (browsers never load them). */
+function node() {
+  nodeApi ??= Promise.all([
+    import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:fs/promises'),
+    import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:url'),
+    import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:path'),
+  ]).then(([fs, url, path]) => ({
+    readFile: fs.readFile, fileURLToPath: url.fileURLToPath,
+    pathToFileURL: url.pathToFileURL, resolve: path.resolve,
+  }));
+  return nodeApi;
+}
+
+// why: a hand-assembled module whose one function runs i8x16.splat; engines without SIMD
+// reject it, so we fail early with a clear message instead of a CompileError on heed.wasm.
+const SIMD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,  // \0asm, version 1
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,        // type: () -> v128
+  0x03, 0x02, 0x01, 0x00,                          // one function of that type
+  0x0a, 0x08, 0x01, 0x06, 0x00,                    // code: one body, no locals
+  0x41, 0x00, 0xfd, 0x0f, 0x0b,                    // i32.const 0; i8x16.splat; end
+]);
+
+function checkSimd() {
+  if (typeof WebAssembly !== 'object')
+    throw new HeedError('NO_SIMD', 'this JavaScript engine has no WebAssembly support');
+  if (!WebAssembly.validate(SIMD_PROBE))
+    throw new HeedError('NO_SIMD', 'Heed needs WebAssembly SIMD (128-bit), which this ' +
+      'JavaScript engine lacks or has disabled; it is available in Chrome/Edge 91+, ' +
+      'Firefox 89+, Safari 16.4+ and Node 16.4+');
+}
+
+/** A string or URL as a URL; under Node a string without a scheme is a file path. */
+async function locate(where, what) {
+  if (where instanceof URL) return where;
+  if (typeof where !== 'string' || where === '')
+    throw badInput(`${what} must be a URL or a non-empty string, got ${describe(where)}`);
+  try {
+    const hasScheme = /^[a-z][a-z0-9+.-]*:/i.test(where) && !/^[a-z]:[\\/]/i.test(where);
+    if (IS_NODE && !hasScheme) {
+      const { pathToFileURL, resolve } = await node();
+      return pathToFileURL(resolve(where));
+    }
+    return new URL(where, globalThis.location?.href);
+  } catch (e) {
+    throw badInput(`${what} is not a valid URL or path: ${where}`);
+  }
+}
+
+const USER_ERROR = Symbol('user callback error');
+
+/** Reads a URL's bytes: fs for file: URLs under Node, else fetch with progress. */
+async function readBytes(url, what, onProgress) {
+  const report = (fraction, loaded) => {
+    try {
+      onProgress?.(fraction, loaded);
+    } catch (e) {
+      throw { [USER_ERROR]: e };
+    }
+  };
+  try {
+    if (url.protocol === 'file:' && IS_NODE) {
+      const { readFile, fileURLToPath } = await node();
+      const b = await readFile(fileURLToPath(url));
+      const bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+      report(1, bytes.length);
+      return bytes;
+    }
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
+    const length = response.headers.get('content-length');
+    // why: with a content-encoding, content-length counts compressed bytes, not what we read
+    const total = length !== null && !response.headers.get('content-encoding')
+      ? Number(length) : NaN;
+    if (!response.body) {
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      report(1, bytes.length);
+      return bytes;
+    }
+    const reader = response.body.getReader();
+    const chunks = [];
+    let loaded = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      loaded += value.length;
+      if (loaded < total) report(loaded / total, loaded);
+      else if (Number.isNaN(total)) report(NaN, loaded);
+    }
+    const bytes = new Uint8Array(loaded);
+    let at = 0;
+    for (const c of chunks) { bytes.set(c, at); at += c.length; }
+    report(1, loaded);
+    return bytes;
+  } catch (e) {
+    if (e && e[USER_ERROR] !== undefined) throw e[USER_ERROR];
+    throw new HeedError('LOAD_FAILED', `cannot read ${what} from ${url.href}: ${e.message}`,
+      { cause: e });
+  }
+}
+
+// ---- the engine module -----------------------------------------------------------------
+
+const cores = new Map();  // wasm URL -> Promise<Embind module>
+
+/** The instantiated engine for a wasm location, compiled once per location. */
+function getCore(wasmUrl) {
+  checkSimd();
+  if (wasmUrl !== undefined && typeof wasmUrl !== 'string' && !(wasmUrl instanceof URL))
+    return Promise.reject(badInput(`wasmUrl must be a string or URL, got ${describe(wasmUrl)}`));
+  const key = wasmUrl === undefined ? '' : String(wasmUrl);
+  let core = cores.get(key);
+  if (!core) {
+    core = instantiateCore(wasmUrl);
+    cores.set(key, core);
+    core.catch(() => cores.delete(key));
+  }
+  return core;
+}
+
+async function instantiateCore(wasmUrl) {
+  const url = wasmUrl === undefined ? new URL('./heed.wasm', import.meta.url)
+    : await locate(wasmUrl, 'wasmUrl');
+  let module = null;
+  if (url.protocol !== 'file:' && typeof WebAssembly.compileStreaming === 'function') {
+    // why: streaming compiles while downloading; it refuses a wrong MIME type, so fall back
+    module = await WebAssembly.compileStreaming(fetch(url)).catch(() => null);
+  }
+  if (!module) {
+    const bytes = await readBytes(url, 'the WebAssembly engine');
+    try {
+      module = await WebAssembly.compile(bytes);
+    } catch (e) {
+      throw new HeedError('LOAD_FAILED', `${url.href} is not a usable WebAssembly engine: ` +
+        e.message, { cause: e });
+    }
+  }
+  let createHeedCore;
+  try {
+    ({ default: createHeedCore } = await import('./heed-core.mjs'));
+  } catch (e) {
+    throw new HeedError('LOAD_FAILED', 'cannot load heed-core.mjs (is the package built? ' +
+      `run \`npm run build\`): ${e.message}`, { cause: e });
+  }
+  let failed;
+  const instantiateFailed = new Promise((_, reject) => { failed = reject; });
+  return Promise.race([instantiateFailed, createHeedCore({
+    instantiateWasm(imports, receive) {
+      WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module),
+        (e) => failed(new HeedError('LOAD_FAILED', `cannot instantiate ${url.href}: ` +
+          e.message, { cause: e })));
+      return {};
+    },
+  })]);
+}
+
+/** {value} -> value; {code, message} -> throws HeedError (see bindings.cpp `guarded`). */
+function unwrap(r) {
+  if ('code' in r) throw new HeedError(r.code, r.message);
+  return r.value;
+}
+
+// ---- models ----------------------------------------------------------------------------
+
+async function modelBytes(model, onProgress) {
+  if (model instanceof Uint8Array) return model;
+  if (model instanceof ArrayBuffer) return new Uint8Array(model);
+  if (ArrayBuffer.isView(model))
+    return new Uint8Array(model.buffer, model.byteOffset, model.byteLength);
+  if (typeof model === 'string' || model instanceof URL)
+    return readBytes(await locate(model, 'options.model'), 'the model', onProgress);
+  throw badInput('options.model must be a URL, a string, an ArrayBuffer or a Uint8Array' +
+    `${IS_NODE ? ' (or a file path)' : ''}, got ${describe(model)}`);
+}
+
+/** Loads the engine and a model; see heed.d.ts. */
+export async function loadTranslator(options) {
+  checkLoadOptions(options);
+  const core = getCore(options.wasmUrl);
+  core.catch(() => {});  // why: awaited below; a model error must not leave it unhandled
+  const bytes = await modelBytes(options.model, options.onProgress);
+  const engine = await core;
+  const handle = new engine.Translator();
+  try {
+    unwrap(handle.load(bytes));
+    const info = unwrap(handle.info());
+    return new Translator(handle, {
+      config: JSON.parse(info.config),
+      metadata: JSON.parse(info.metadata),
+      parameters: info.parameters,
+    });
+  } catch (e) {
+    handle.delete();
+    throw e;
+  }
+}
+
+// ---- the translator --------------------------------------------------------------------
+
+/** The last row t of a [L][H][T][K] view, first `width` keys, copied: [L][H][width]. */
+function lastRow(tensor, width) {
+  const [L, H, T, K] = tensor.shape;
+  const out = new Float32Array(L * H * width);
+  for (let lh = 0; lh < L * H; lh++) {
+    const start = (lh * T + T - 1) * K;
+    out.set(tensor.data.subarray(start, start + width), lh * width);
+  }
+  return { shape: [L, H, width], data: out };
+}
+
+/** A StepEvent from the engine's partial translation (whose arrays view WASM memory). */
+function stepEvent(step, partial) {
+  const t = partial.targetTokens.length - 1;
+  const a = partial.attention;
+  const s = a.steps[t];
+  return {
+    step,
+    token: partial.targetTokens[t],
+    id: partial.targetIds[t],
+    prob: s.prob,
+    top: s.top,
+    cross: lastRow(a.cross, a.cross.shape[3]),
+    decoderSelf: lastRow(a.decoderSelf, t + 1),
+    tokens: [...partial.targetTokens],
+  };
+}
+
+function disposedError() {
+  return new HeedError('DISPOSED', 'this translator was disposed');
+}
+
+class Translator {
+  #handle;
+  #queue = Promise.resolve();
+  #busy = false;
+  #disposed = false;
+
+  constructor(handle, info) {
+    this.#handle = handle;
+    /** @type {import('./heed.d.ts').ModelInfo} */
+    this.info = info;
+  }
+
+  translate(text, options) {
+    let parsed;
+    try {
+      if (this.#disposed) throw disposedError();
+      checkTexts(text);
+      parsed = normalizeOptions(options);
+      if (Array.isArray(text) && parsed.onStep)
+        throw badInput('options.onStep needs a single text, not an array');
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.#run(() => this.#translate(text, parsed));
+  }
+
+  steps(text, options) {
+    if (typeof text !== 'string')
+      return stepsOf(() => Promise.reject(badInput(`steps() needs a string, got ${describe(text)}`)));
+    return stepsOf((t, o) => this.translate(t, o), text, options);
+  }
+
+  explainHead(result, where) {
+    try {
+      if (this.#disposed) throw disposedError();
+      checkExplain(result, where);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.#run(() => ({
+      ...unwrap(this.#handle.explainHead(result.sourceIds, result.targetIds,
+        BLOCKS.indexOf(where.block), where.layer, where.head)),
+      ...explainTokens(result, where.block),
+    }));
+  }
+
+  dispose() {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    // why: dispose() called from onStep runs inside the engine call; free after it returns
+    if (!this.#busy) this.#handle.delete();
+  }
+
+  /** Runs jobs one at a time, in call order (the engine is not re-entrant). */
+  #run(job) {
+    const p = this.#queue.then(() => {
+      if (this.#disposed) throw disposedError();
+      this.#busy = true;
+      try {
+        return job();
+      } catch (e) {
+        if (e instanceof WebAssembly.RuntimeError)
+          throw new HeedError('INTERNAL', `the engine crashed: ${e.message}`, { cause: e });
+        throw e;
+      } finally {
+        this.#busy = false;
+        if (this.#disposed) this.#handle.delete();
+      }
+    });
+    this.#queue = p.catch(() => {});
+    return p;
+  }
+
+  #translate(text, { engine, onStep, signal }) {
+    if (signal?.aborted) throw abortedError(signal);
+    if (Array.isArray(text)) {
+      if (text.length === 0) return [];
+      return unwrap(this.#handle.translate(text, engine))
+        .map((r) => shapeResult(r, engine.attention));
+    }
+    if (!onStep && !signal)
+      return shapeResult(unwrap(this.#handle.translateOne(text, engine, null)), engine.attention);
+    let aborted = false, failure = null;
+    const callback = (step, partial) => {
+      try {
+        if (signal?.aborted) { aborted = true; return false; }
+        if (onStep && partial.targetTokens.length > 0) onStep(stepEvent(step, partial));
+        if (signal?.aborted) { aborted = true; return false; }
+        return true;
+      } catch (e) {
+        failure = { error: e };
+        return false;
+      }
+    };
+    // why: step events carry attention rows, so the engine records them whenever onStep is set
+    const r = unwrap(this.#handle.translateOne(text,
+      { ...engine, attention: engine.attention || Boolean(onStep) }, callback));
+    if (failure) throw failure.error;
+    if (aborted) throw abortedError(signal);
+    return shapeResult(r, engine.attention);
+  }
+}
+
+// ---- the attention lab -----------------------------------------------------------------
+
+/** number[][] or {shape, data} -> {shape: [rows, cols], data: Float32Array}. */
+function toMatrix(x, name) {
+  if (x && !Array.isArray(x) && Array.isArray(x.shape)) {
+    const [rows, cols] = x.shape;
+    if (x.shape.length !== 2 || !Number.isInteger(rows) || !Number.isInteger(cols) ||
+        rows < 0 || cols < 0)
+      throw badInput(`${name}.shape must be [rows, cols], got ${JSON.stringify(x.shape)}`);
+    if (!(x.data instanceof Float32Array) && !Array.isArray(x.data))
+      throw badInput(`${name}.data must be a Float32Array or number[]`);
+    if (x.data.length !== rows * cols)
+      throw badInput(`${name}.data has ${x.data.length} values, shape needs ${rows * cols}`);
+    return { shape: [rows, cols], data: Float32Array.from(x.data) };
+  }
+  if (!Array.isArray(x) || x.length === 0 || !Array.isArray(x[0]))
+    throw badInput(`${name} must be a non-empty number[][] or a Tensor, got ${describe(x)}`);
+  const rows = x.length, cols = x[0].length;
+  const data = new Float32Array(rows * cols);
+  x.forEach((row, i) => {
+    if (!Array.isArray(row) || row.length !== cols)
+      throw badInput(`${name}[${i}] must be an array of ${cols} numbers (rows of equal length)`);
+    row.forEach((v, j) => {
+      if (typeof v !== 'number') throw badInput(`${name}[${i}][${j}] must be a number`);
+      data[i * cols + j] = v;
+    });
+  });
+  return { shape: [rows, cols], data };
+}
+
+function toFlags(x, length, name) {
+  if (!Array.isArray(x) || x.length !== length || x.some((b) => typeof b !== 'boolean'))
+    throw badInput(`${name} must be ${length} booleans`);
+  return Uint8Array.from(x, Number);
+}
+
+function intOr(value, fallback, name, lo) {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < lo)
+    throw badInput(`${name} must be an integer >= ${lo}, got ${describe(value)}`);
+  return value;
+}
+
+/** MaskSpec -> the engine's {kind, offset, window, keyPadding?, blocked?} (bindings mask_from). */
+function toMask(mask, Lq, Lk) {
+  if (mask === undefined) return { kind: 'none', offset: 0, window: 0 };
+  checkObject(mask, 'inputs.mask');
+  const out = { kind: mask.kind, offset: intOr(mask.offset, 0, 'mask.offset', -Lk - Lq),
+    window: 0 };
+  switch (mask.kind) {
+    case 'none': case 'causal': break;
+    case 'padding':
+      if (mask.keyPadding === undefined) throw badInput('a padding mask needs keyPadding');
+      break;
+    case 'local': out.window = intOr(mask.window, undefined, 'mask.window', 0);
+      if (out.window === undefined) throw badInput('a local mask needs window');
+      break;
+    case 'custom':
+      if (!Array.isArray(mask.blocked) || mask.blocked.length !== Lq)
+        throw badInput(`mask.blocked must be ${Lq} rows of ${Lk} booleans`);
+      out.blocked = new Uint8Array(Lq * Lk);
+      mask.blocked.forEach((row, i) =>
+        out.blocked.set(toFlags(row, Lk, `mask.blocked[${i}]`), i * Lk));
+      break;
+    default:
+      throw badInput(`mask.kind must be none, causal, padding, local or custom, ` +
+        `got ${describe(mask.kind)}`);
+  }
+  if (mask.keyPadding !== undefined) out.keyPadding = toFlags(mask.keyPadding, Lk, 'mask.keyPadding');
+  return out;
+}
+
+const SCORES = ['dot', 'scaled_dot', 'general', 'additive'];
+
+function qkv(inputs) {
+  checkObject(inputs, 'inputs');
+  return [toMatrix(inputs.q, 'q'), toMatrix(inputs.k, 'k'), toMatrix(inputs.v, 'v')];
+}
+
+function checkSize(value, name, hi) {
+  if (!Number.isInteger(value) || value < 0 || value > hi)
+    throw badInput(`${name} must be an integer in 0..${hi}, got ${describe(value)}`);
+}
+
+/** The attention primitives of ops/ on small matrices; see heed.d.ts. */
+export async function loadAttentionLab(options) {
+  checkObject(options, 'options', true);
+  const core = await getCore(options?.wasmUrl);
+  return Object.freeze({
+    attention(inputs) {
+      const [q, k, v] = qkv(inputs);
+      if (!SCORES.includes(inputs.score))
+        throw badInput(`score must be one of ${SCORES.join(', ')}, got ${describe(inputs.score)}`);
+      checkObject(inputs.params, 'inputs.params', true);
+      const p = inputs.params ?? {};
+      const params = {};
+      if (p.w !== undefined) params.w = toMatrix(p.w, 'params.w');
+      if (p.u !== undefined) params.u = toMatrix(p.u, 'params.u');
+      if (p.v !== undefined) {
+        if (!Array.isArray(p.v) || p.v.some((x) => typeof x !== 'number'))
+          throw badInput('params.v must be a number[]');
+        params.v = { shape: [p.v.length], data: Float32Array.from(p.v) };
+      }
+      return unwrap(core.attention(q, k, v, inputs.score,
+        toMask(inputs.mask, q.shape[0], k.shape[0]), params));
+    },
+    linearAttention(inputs) {
+      const [q, k, v] = qkv(inputs);
+      if (inputs.causal !== undefined && typeof inputs.causal !== 'boolean')
+        throw badInput('causal must be a boolean');
+      return unwrap(core.linearAttention(q, k, v, inputs.causal === true));
+    },
+    sinusoidalPositions(length, dModel) {
+      checkSize(length, 'length', 4096);
+      checkSize(dModel, 'dModel', 4096);
+      return unwrap(core.sinusoidalPositions(length, dModel)).positions;
+    },
+    positionSimilarity(length, dModel) {
+      checkSize(length, 'length', 4096);
+      checkSize(dModel, 'dModel', 4096);
+      return unwrap(core.sinusoidalPositions(length, dModel)).similarity;
+    },
+  });
+}
+
+/** Bytes of WASM memory in use by malloc and in total (for leak checks and the demo). */
+export async function memoryStats(options) {
+  checkObject(options, 'options', true);
+  const core = await getCore(options?.wasmUrl);
+  return core.heapStats();
+}
