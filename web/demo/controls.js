@@ -37,9 +37,11 @@ export function headPicker(app, { blocks = ['encoder', 'decoder', 'cross'], allo
     const block = blocks.includes(s.block) ? s.block : blocks[0];
     if (showBlock) s.block = block;
     const { layers, heads } = result?.attention ? blockShape(result, block) : (result?.shape ?? { layers: 0, heads: 0 });
-    if (s.layer >= layers) s.layer = 0;
-    if (s.head !== 'avg' && s.head >= heads) s.head = 0;
-    if (s.head === 'avg' && !allowAvg) s.head = 0;
+    if (layers) { // why: without a result there is nothing to clamp against (keep the URL's choice)
+      if (s.layer >= layers) s.layer = 0;
+      if (s.head !== 'avg' && s.head >= heads) s.head = 0;
+      if (s.head === 'avg' && !allowAvg) s.head = 0;
+    }
     blockSel.value = block;
     layerSel.replaceChildren(...Array.from({ length: layers }, (_, l) => el('option', { value: l, text: String(l + 1) })));
     layerSel.value = String(s.layer);

@@ -2,7 +2,7 @@
 // line opacity and width follow the weight. Hover or focus a token to see only its lines; the
 // up/down arrow keys walk the query tokens and announce where each one looks.
 
-import { el, announce, fmt, cssVar, showTip, hideTip, escapeXml } from './ui.js';
+import { el, announce, fmt, theme, showTip, hideTip, escapeXml } from './ui.js';
 import { cssAt } from './colormap.js';
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif';
@@ -32,7 +32,7 @@ export class LinkView {
   geometry() {
     const n = Math.max(this.m.rows, this.m.cols);
     const rowH = Math.max(12, Math.min(22, Math.floor(900 / Math.max(1, n))));
-    const width = Math.min(560, Math.max(320, this.element.clientWidth || 480));
+    const width = Math.min(560, Math.max(320, (this.element.isConnected && this.element.clientWidth) || 480));
     const colW = 130;
     return { rowH, width, height: n * rowH + 36, xl: colW, xr: width - colW, top: 28, font: Math.min(13, rowH - 2) };
   }
@@ -48,7 +48,7 @@ export class LinkView {
     const ctx = this.canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, G.width, G.height);
-    this.paint(ctx, G, { fg: cssVar('--fg') || '#222', muted: cssVar('--muted') || '#666' });
+    this.paint(ctx, G, theme());
   }
 
   paint(ctx, G, theme) {

@@ -3,7 +3,7 @@
 
 import { parseState, formatState } from './state.js';
 import { fetchModel } from './model-store.js';
-import { el, announce, download, reducedMotion } from './ui.js';
+import { el, announce, download, reducedMotion, hideTip } from './ui.js';
 import { cssAt } from './colormap.js';
 import { showPiece } from './attention-data.js';
 import { createTimelineView } from './view-timeline.js';
@@ -70,6 +70,7 @@ class App {
     if (host.firstChild !== this.view.element) host.replaceChildren(this.view.element);
     host.setAttribute('aria-labelledby', `tab-${this.state.view}`);
     this.active = null;
+    hideTip();
     this.view.render();
     this.updateExportLabel();
   }
@@ -145,13 +146,14 @@ class App {
         } });
       txt.textContent = 'Starting the engine…';
       const { spawnTranslator } = await import('../lib/heed-worker.js');
+      const size = bytes.length; // why: the worker client may transfer (detach) the buffer
       const translator = await spawnTranslator({ model: bytes });
       this.translator = translator;
       this.translatorModel = id;
       const ms = performance.now() - t0;
       const cfg = translator.info?.config ?? {};
       const params = translator.info?.parameters;
-      this.status(`${entry.name ?? id}: ${sizeText(bytes.length)}` +
+      this.status(`${entry.name ?? id}: ${sizeText(size)}` +
         `${params ? `, ${(params / 1e6).toFixed(1)} M parameters` : ''}` +
         `${cfg.encoder_layers ? `, ${cfg.encoder_layers}+${cfg.decoder_layers} layers × ${cfg.heads} heads` : ''}` +
         ` — ${source === 'network' ? 'downloaded' : source === 'cache' ? 'from the browser cache' : 'offline copy'} in ${(ms / 1000).toFixed(2)} s`);
@@ -311,6 +313,8 @@ async function main() {
   document.documentElement.style.setProperty('--ramp',
     `linear-gradient(90deg, ${[0, 0.25, 0.5, 0.75, 1].map((t) => cssAt('sequential', t)).join(', ')})`);
   if (reducedMotion()) document.documentElement.dataset.motion = 'reduced';
+  // canvases read the theme's colours when they draw: redraw when the OS switches light/dark
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => requestAnimationFrame(() => app.renderView()));
 
   // examples
   $('examples').replaceChildren(...EXAMPLES.map((text) => el('button', { type: 'button', title: text,

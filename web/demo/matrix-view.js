@@ -3,7 +3,7 @@
 // rows revealed step by step, and export to PNG, SVG and JSON. Redraws only when told to.
 
 import { rgbAt, makeScale, textColourOn, MAPS } from './colormap.js';
-import { el, showTip, hideTip, announce, fmt, cssVar, escapeXml } from './ui.js';
+import { el, showTip, hideTip, announce, fmt, theme, escapeXml } from './ui.js';
 
 const LABEL_ANGLE = (55 * Math.PI) / 180;
 const LEGEND_H = 34;
@@ -41,10 +41,14 @@ export class MatrixView {
     this.colBand = null;      // [from, to) columns to outline (e.g. one head's slice)
     this.cells = document.createElement('canvas');
     this.layoutWidth = 0;
+    this.width = 0;           // element width from the ResizeObserver (no forced reflow)
+    this.labelWidths = new WeakMap();
     this.bind();
-    this.resizeObs = new ResizeObserver(() => {
-      const w = this.element.clientWidth;
-      if (w && Math.abs(w - this.layoutWidth) > 2) this.draw();
+    this.resizeObs = new ResizeObserver((entries) => {
+      const w = entries[entries.length - 1].contentRect.width;
+      if (!w) return;
+      this.width = w;
+      if (this.m && Math.abs(w - this.layoutWidth) > 2) this.draw();
     });
     this.resizeObs.observe(this.element);
   }
@@ -112,13 +116,20 @@ export class MatrixView {
   /** Computes sizes in CSS pixels for the current data and width. */
   layout() {
     const { rows, cols, rowLabels, colLabels } = this.m;
-    const avail = Math.max(160, Math.min(this.o.maxWidth ?? Infinity, this.element.clientWidth || 600));
+    if (!this.width && this.element.isConnected) this.width = this.element.clientWidth;
+    const avail = Math.max(160, Math.min(this.o.maxWidth ?? Infinity, this.width || 600));
     const measure = this.canvas.getContext('2d');
+    // why: measuring every label on every redraw dominated the timeline's step cost.
     const estimate = (font, labels) => {
-      measure.font = font;
-      let w = 0;
-      for (const l of labels) w = Math.max(w, measure.measureText(l).width);
-      return Math.min(130, Math.ceil(w));
+      let byFont = this.labelWidths.get(labels);
+      if (!byFont) { byFont = new Map(); this.labelWidths.set(labels, byFont); }
+      if (!byFont.has(font)) {
+        measure.font = font;
+        let w = 0;
+        for (const l of labels) w = Math.max(w, measure.measureText(clip(l)).width);
+        byFont.set(font, Math.min(130, Math.ceil(w)));
+      }
+      return byFont.get(font);
     };
     let fontPx = 12;
     let rowW = estimate(`${fontPx}px ${FONT}`, rowLabels) + 10;
@@ -143,7 +154,7 @@ export class MatrixView {
   draw() {
     if (!this.m) return;
     const L = (this.L = this.layout());
-    this.layoutWidth = this.element.clientWidth;
+    this.layoutWidth = this.width;
     const dpr = window.devicePixelRatio || 1;
     const c = this.canvas;
     if (c.width !== Math.round(L.width * dpr) || c.height !== Math.round(L.height * dpr)) {
@@ -155,8 +166,7 @@ export class MatrixView {
     const ctx = c.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, L.width, L.height);
-    this.paint(ctx, L, { fg: cssVar('--fg') || '#222', muted: cssVar('--muted') || '#666',
-      bg: cssVar('--panel') || '#fff', accent: cssVar('--accent') || '#d0417e' });
+    this.paint(ctx, L, theme());
   }
 
   /** Paints everything in CSS-pixel coordinates onto ctx (screen or export canvas). */

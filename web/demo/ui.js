@@ -75,6 +75,17 @@ export function cssVar(name) {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
 
+let themeCache = null;
+/** Canvas colours of the current light/dark theme, read once per colour-scheme change. */
+export function theme() {
+  if (!themeCache) {
+    themeCache = { fg: cssVar('--fg') || '#222', muted: cssVar('--muted') || '#666',
+      bg: cssVar('--panel') || '#fff', accent: cssVar('--accent') || '#d0417e' };
+    window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { themeCache = null; }, { once: true });
+  }
+  return themeCache;
+}
+
 export function escapeXml(s) {
   return String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
 }

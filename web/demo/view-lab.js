@@ -65,6 +65,7 @@ export function createLabView(app) {
   let inputs = null; // { tokens, q, k, v, padding, note }
   let lab = null;
   let results = null;
+  const qkvCache = { result: null, map: new Map() };
 
   function target(v) {
     return { title: `${v.o.title} — ${labelOf(app.state.score)}, ${maskLabel()}`, slug: `lab-${app.state.score}-${app.state.mask}`,
@@ -140,7 +141,10 @@ export function createLabView(app) {
     }
     if (!app.result || !app.translator) return null;
     const head = app.state.head === 'avg' ? 0 : app.state.head;
-    const ex = await app.translator.explainHead(app.result, { block: 'encoder', layer: 0, head });
+    const key = `${head}`;
+    if (qkvCache.result !== app.result) { qkvCache.result = app.result; qkvCache.map = new Map(); }
+    if (!qkvCache.map.has(key)) qkvCache.map.set(key, app.translator.explainHead(app.result, { block: 'encoder', layer: 0, head }));
+    const ex = await qkvCache.map.get(key);
     const rows = (t) => { const [n, m] = t.shape; return Array.from({ length: n }, (_, i) => Array.from(t.data.subarray(i * m, (i + 1) * m))); };
     if (!sentencePadding || sentencePadding.length !== ex.keyTokens.length) sentencePadding = ex.keyTokens.map(() => false);
     return { tokens: ex.keyTokens, q: rows(ex.q), k: rows(ex.k), v: rows(ex.v), padding: sentencePadding,
