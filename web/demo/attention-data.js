@@ -31,10 +31,9 @@ export function sliceHead(tensor, layer, head) {
 export function blockInfo(result, block) {
   const a = result.attention;
   if (block === 'encoder') return { tensor: a.encoderSelf, rowLabels: result.sourceTokens, colLabels: result.sourceTokens };
-  if (block === 'decoder') {
-    const inputs = decoderInputs(result.targetTokens);
-    return { tensor: a.decoderSelf, rowLabels: inputs, colLabels: inputs };
-  }
+  // why: decoder rows are labelled by the piece each step produced (as in the trace and
+  // explainHead's queryTokens); its keys by the piece each position consumed.
+  if (block === 'decoder') return { tensor: a.decoderSelf, rowLabels: result.targetTokens, colLabels: decoderInputs(result.targetTokens) };
   return { tensor: a.cross, rowLabels: result.targetTokens, colLabels: result.sourceTokens };
 }
 
@@ -100,26 +99,48 @@ export function mergeWords(m) {
  * Applies the display options in a fixed order (hide specials, then merge words) and returns
  * the matrix and human-readable notes saying what was done.
  */
-export function prepare(m, { hide = false, merge = false } = {}) {
+export function prepare(m, { hide = false, merge = false, blocked = null } = {}) {
   const notes = [];
   let cur = m;
+  // which raw rows / columns each displayed row / column stands for
+  let rowsOf = Array.from({ length: m.rows }, (_, i) => [i]);
+  let colsOf = Array.from({ length: m.cols }, (_, j) => [j]);
   if (hide) {
     const h = hideSpecials(cur);
     if (h.hidden.length) {
       notes.push(`Hidden special tokens ${h.hidden.join(', ')}; each row renormalised to sum to 1.`);
       cur = h.matrix;
+      rowsOf = h.rowIndex.map((i) => rowsOf[i]);
+      colsOf = h.colIndex.map((j) => colsOf[j]);
     }
   }
   if (merge) {
     const before = [cur.rows, cur.cols];
     const w = mergeWords(cur);
     cur = w.matrix;
+    rowsOf = w.rowGroups.map((g) => g.members.flatMap((i) => rowsOf[i]));
+    colsOf = w.colGroups.map((g) => g.members.flatMap((j) => colsOf[j]));
     if (cur.rows !== before[0] || cur.cols !== before[1]) {
       notes.push(`Merged subword pieces into words (${before[0]}×${before[1]} pieces → ${cur.rows}×${cur.cols} words): ` +
         'weights summed over the key pieces of a word, averaged over its query pieces.');
     }
   }
-  return { matrix: cur, notes };
+  // a displayed cell is masked when every raw cell behind it is masked
+  let outBlocked = null;
+  if (blocked) {
+    outBlocked = new Uint8Array(cur.rows * cur.cols);
+    rowsOf.forEach((rs, a) => colsOf.forEach((cs, b) => {
+      outBlocked[a * cur.cols + b] = rs.every((i) => cs.every((j) => blocked[i * m.cols + j])) ? 1 : 0;
+    }));
+  }
+  return { matrix: cur, notes, blocked: outBlocked };
+}
+
+/** The causal mask of a [T][T] decoder self-attention matrix: 1 where key j > query i. */
+export function causalMask(rows, cols) {
+  const b = new Uint8Array(rows * cols);
+  for (let i = 0; i < rows; i++) for (let j = i + 1; j < cols; j++) b[i * cols + j] = 1;
+  return b;
 }
 
 /** Text of a piece sequence, for tooltips and summaries ("▁le ▁chat" -> "le chat"). */

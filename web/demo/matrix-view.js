@@ -173,7 +173,8 @@ export class MatrixView {
   paint(ctx, L, theme) {
     const { rows, cols, rowLabels, colLabels } = this.m;
     const { cell, x0, y0, gridW, gridH, fontPx, labelStep } = L;
-    const [ci, cj] = this.cursor ?? [-1, -1];
+    // the cursor shows only while someone is on the matrix (keyboard focus or pointer)
+    const [ci, cj] = (this.focused || this.hovering) && this.cursor ? this.cursor : [-1, -1];
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(this.cells, x0, y0, gridW, gridH);
     // masked cells: hatched, so they never read as "weight 0"
@@ -367,8 +368,11 @@ export class MatrixView {
         showTip(this.describe(cell[0], cell[1]).lines, ev.pageX, ev.pageY);
       }
     });
-    c.addEventListener('pointerenter', () => this.o.onFocus?.());
-    c.addEventListener('pointerleave', () => { if (!this.focused) hideTip(); });
+    c.addEventListener('pointerenter', () => { this.hovering = true; this.o.onFocus?.(); });
+    c.addEventListener('pointerleave', () => {
+      this.hovering = false;
+      if (!this.focused) { hideTip(); if (this.m) this.draw(); }
+    });
     c.addEventListener('click', (ev) => {
       const cell = this.cellAt(ev);
       if (cell) this.o.onActivate?.(cell[0], cell[1]);
@@ -380,7 +384,7 @@ export class MatrixView {
       const [i, j] = this.cursor ?? [0, 0];
       this.moveTo(i, j, { speak: true });
     });
-    c.addEventListener('blur', () => { this.focused = false; hideTip(); });
+    c.addEventListener('blur', () => { this.focused = false; hideTip(); if (this.m && !this.hovering) this.draw(); });
     c.addEventListener('keydown', (ev) => {
       if (!this.m || !this.cursor) return;
       let [i, j] = this.cursor;

@@ -4,31 +4,26 @@
 import { el } from './ui.js';
 import { MatrixView, drawThumb } from './matrix-view.js';
 import { LinkView } from './link-view.js';
-import { headMatrix, prepare } from './attention-data.js';
+import { headMatrix, prepare, causalMask } from './attention-data.js';
 import { headPicker, displayToggles, segmented, notesBox, blockShape, BLOCK_NAMES } from './controls.js';
 
 export const BLOCK_NOTES = {
   encoder: 'Each source piece (row, the query) attends to every source piece (column, the key); nothing is masked. Each row sums to 1.',
-  decoder: 'Masked self-attention: row t is the decoder input at step t (the start token <s>, then the pieces already written); it may only look at inputs 0…t. Hatched cells are masked out before the softmax — the causal triangle.',
+  decoder: 'Masked self-attention: row t is the step that wrote target piece t. Its keys are the decoder’s inputs — the start token <s>, then the pieces already written — and it may only look at inputs 0…t. Hatched cells are masked out before the softmax: the causal triangle.',
   cross: 'Row t is the decoding step that wrote target piece t; its query comes from the decoder, the keys and values from the encoder’s output for each source piece. Translation alignments show up here.',
 };
 
 export function axisNames(block) {
   return block === 'cross' ? ['target (query)', 'source (key)']
-    : block === 'decoder' ? ['decoder input (query)', 'decoder input (key)'] : ['source (query)', 'source (key)'];
+    : block === 'decoder' ? ['target step (query)', 'decoder input (key)'] : ['source (query)', 'source (key)'];
 }
 
 /** The display matrix for the current state, with its notes and mask. */
 export function currentMatrix(app, block = app.state.block) {
   const { layer, head, merge, hide } = app.state;
   const raw = headMatrix(app.result, block, layer, head);
-  const { matrix, notes } = prepare(raw, { merge, hide });
-  let blocked = null;
-  if (block === 'decoder') {
-    blocked = new Uint8Array(matrix.rows * matrix.cols);
-    for (let i = 0; i < matrix.rows; i++) for (let j = i + 1; j < matrix.cols; j++) blocked[i * matrix.cols + j] = 1;
-  }
-  return { matrix, notes, blocked };
+  const mask = block === 'decoder' ? causalMask(raw.rows, raw.cols) : null;
+  return prepare(raw, { merge, hide, blocked: mask });
 }
 
 export function headTitle(state, block = state.block) {

@@ -45,17 +45,8 @@ export function createPositionsView(app) {
     const pe = lab.sinusoidalPositions(L, d);
     const pos = Array.from({ length: L }, (_, p) => String(p));
     peMv.set({ rows: L, cols: d, values: pe.data, rowLabels: pos, colLabels: Array.from({ length: d }, (_, j) => `${j % 2 ? 'cos' : 'sin'} ${j >> 1}`) });
-    const sim = new Float32Array(L * L);
-    const norm = new Float32Array(L);
-    for (let p = 0; p < L; p++) { let s = 0; for (let j = 0; j < d; j++) s += pe.data[p * d + j] ** 2; norm[p] = Math.sqrt(s) || 1; }
-    for (let a = 0; a < L; a++) {
-      for (let b = 0; b < L; b++) {
-        let s = 0;
-        for (let j = 0; j < d; j++) s += pe.data[a * d + j] * pe.data[b * d + j];
-        sim[a * L + b] = s / (norm[a] * norm[b]);
-      }
-    }
-    simMv.set({ rows: L, cols: L, values: sim, rowLabels: pos, colLabels: pos });
+    const sim = lab.positionSimilarity(L, d);
+    simMv.set({ rows: L, cols: L, values: sim.data, rowLabels: pos, colLabels: pos });
     status.textContent = `${L} positions × ${d} dimensions, computed by the engine.` + (cfg
       ? ` The loaded model uses ${cfg.positions ?? 'sinusoidal'} positions with d_model = ${cfg.d_model}${cfg.positions === 'learned' ? ' (learned, so this view shows the textbook encoding, not the model’s)' : ''}.` : '');
     app.setActive(target(peMv, 'encoding'));

@@ -27,7 +27,7 @@ export function createTimelineView(app) {
   const cands = el('div.cands', { role: 'list', 'aria-label': 'Top candidates at this step' });
   const crossMv = new MatrixView({ title: 'Cross-attention', domain: [0, 1], rowAxis: 'target step', colAxis: 'source piece',
     maxCell: 30, onFocus: () => app.setActive(target(crossMv, 'cross')), onActivate: (i) => go(i + 1) });
-  const selfMv = new MatrixView({ title: 'Decoder masked self-attention', domain: [0, 1], rowAxis: 'decoder input', colAxis: 'decoder input',
+  const selfMv = new MatrixView({ title: 'Decoder masked self-attention', domain: [0, 1], rowAxis: 'target step', colAxis: 'decoder input',
     maxCell: 30, onFocus: () => app.setActive(target(selfMv, 'decoder')), onActivate: (i) => go(i + 1) });
   const liveNote = el('p.note');
   const element = el('div.view-timeline', {},
@@ -100,9 +100,8 @@ export function createTimelineView(app) {
       selfVals.set(d.subarray(0, Math.min(T, d.length)), t * T);
     });
     const src = live.sourceTokens?.length === S ? live.sourceTokens : Array.from({ length: S }, (_, j) => `#${j + 1}`);
-    const inputs = decoderInputs(targets);
     return { cross: { rows: T, cols: S, values: crossVals, rowLabels: targets, colLabels: src },
-      self: { rows: T, cols: T, values: selfVals, rowLabels: inputs, colLabels: inputs },
+      self: { rows: T, cols: T, values: selfVals, rowLabels: targets, colLabels: decoderInputs(targets) },
       targets, steps: evs, probs: evs.map((e) => e.prob), live: true };
   }
 
@@ -133,7 +132,7 @@ export function createTimelineView(app) {
     selfMv.set(d.self, { title: `Decoder masked self-attention · layer ${app.state.layer + 1} · ${h}`, blocked: causal(d.self.rows) });
     liveNote.textContent = d.live
       ? `Decoding live: ${d.steps.length} piece${d.steps.length > 1 ? 's' : ''} so far${app.state.beam > 1 ? ' (beam search: rows follow the best hypothesis so far; the final trace replaces them)' : ''}${app.live?.sourceTokens ? '' : ' — source labels appear when decoding ends'}.`
-      : 'Rows are decoding steps. The decoder’s self-attention keys are its inputs: the start token <s>, then the pieces written before.';
+      : 'Rows are decoding steps, labelled by the piece each step wrote. The decoder’s self-attention keys are its inputs: the start token <s>, then the pieces written before.';
     update();
   }
 
