@@ -92,10 +92,12 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
 
     await check('output is non-empty and equals the Node API result for the same model and text', async () => {
       const got = await page.evaluate(() => ({ text: document.getElementById('output').dataset.text,
-        shown: document.getElementById('output').textContent, tokens: window.heedDemo.result.targetTokens }));
+        shown: document.getElementById('output').textContent, tokens: window.heedDemo.result.targetTokens,
+        live: window.heedDemo.liveSteps }));
       assert(got.shown.trim().length > 0, 'output is empty');
       assert(got.text === expected.text, `page says ${JSON.stringify(got.text)}, Node API says ${JSON.stringify(expected.text)}`);
       assert(JSON.stringify(got.tokens) === JSON.stringify(expected.targetTokens), 'target pieces differ from the Node API');
+      assert(got.live === got.tokens.length, `${got.live} live onStep events for ${got.tokens.length} pieces`);
     });
 
     await check('timeline steps: first, next, next reveal rows one by one', async () => {

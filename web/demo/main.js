@@ -217,6 +217,7 @@ class App {
       if (ctrl.signal.aborted) return;
       this.result = result;
       this.resultText = text;
+      this.liveSteps = this.live.events.length; // how many onStep events were drawn live
       this.live = null;
       this.rendered.clear();
       this.showOutput(result);

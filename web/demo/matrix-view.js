@@ -145,7 +145,8 @@ export class MatrixView {
     }
     const colH = Math.ceil(colW * Math.sin(LABEL_ANGLE) + fontPx + 6);
     const gridW = cols * cell, gridH = rows * cell;
-    const width = Math.ceil(rowW + gridW + sumsW + colW * Math.cos(LABEL_ANGLE) + 8);
+    const legendW = Math.min(180, Math.max(100, gridW)) + (this.blocked ? 110 : 40);
+    const width = Math.ceil(Math.max(rowW + gridW + sumsW + colW * Math.cos(LABEL_ANGLE) + 8, rowW + legendW));
     const height = Math.ceil(colH + gridH + 8 + LEGEND_H);
     const labelStep = Math.max(1, Math.ceil((fontPx + 1) / cell));
     return { cell, fontPx, rowW, colH, gridW, gridH, width, height, x0: rowW, y0: colH, sumsW, labelStep, avail };
