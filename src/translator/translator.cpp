@@ -1,0 +1,241 @@
+// The façade: validates text and options, tokenises, runs the encoder and the search, and
+// turns hypotheses into Translations (text, tokens, probabilities, attention trace).
+#include "translator/translator.h"
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/utf8.h"
+#include "decoding/search.h"
+#include "model/model.h"
+#include "model/model_file.h"
+#include "tokenizer/tokenizer.h"
+
+namespace heed {
+namespace {
+
+constexpr std::size_t kMaxTextBytes = 20000;
+
+void check_options(const TranslateOptions& o) {
+    if (o.beam_size < 1 || o.beam_size > 16)
+        throw Error("beam size must be between 1 and 16 (got " + std::to_string(o.beam_size) + ")");
+    if (o.max_length < 0 || o.max_length > 1024)
+        throw Error("max length must be between 0 (auto) and 1024");
+    if (!std::isfinite(o.length_penalty) || o.length_penalty < 0 || o.length_penalty > 10)
+        throw Error("length penalty must be a number between 0 and 10");
+    if (o.top_k < 0 || o.top_k > 100) throw Error("top_k must be between 0 and 100");
+}
+
+bool is_blank(const std::string& s) {
+    for (unsigned char ch : s)
+        if (!std::isspace(ch)) return false;
+    return true;
+}
+
+}  // namespace
+
+Translator::Translator() = default;
+Translator::~Translator() = default;
+
+std::unique_ptr<Translator> Translator::load(const std::uint8_t* bytes, std::size_t size) {
+    ModelFile file = ModelFile::parse(bytes, size);
+    ModelConfig config = ModelConfig::from_json(file.metadata("heed.config"));
+    if (!file.has("tokenizer.model"))
+        throw Error("model file has no tokenizer (tensor 'tokenizer.model' is missing)");
+    std::unique_ptr<Translator> t(new Translator());
+    t->tokenizer_ = std::make_unique<Tokenizer>(Tokenizer::from_bytes(file.read_bytes("tokenizer.model")));
+    if (t->tokenizer_->vocab_size() != config.vocab_size)
+        throw Error("tokenizer has " + std::to_string(t->tokenizer_->vocab_size()) +
+                    " pieces but the model's vocab_size is " + std::to_string(config.vocab_size));
+    if (t->tokenizer_->eos_id() != config.eos_id)
+        throw Error("tokenizer and model disagree on the end-of-sentence id");
+    ModelWeights weights = load_weights(file, config);
+    t->model_ = std::make_unique<Model>(config, std::move(weights));
+    t->metadata_json_ = file.metadata_json();
+    return t;
+}
+
+std::unique_ptr<Translator> Translator::load_file(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw Error("cannot open model file '" + path + "'");
+    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)),
+                                    std::istreambuf_iterator<char>());
+    if (f.bad()) throw Error("cannot read model file '" + path + "'");
+    return load(bytes.data(), bytes.size());
+}
+
+std::string Translator::config_json() const { return model_->config().to_json(); }
+std::size_t Translator::parameter_count() const { return count_parameters(model_->config()); }
+std::string Translator::metadata_json() const { return metadata_json_; }
+
+namespace {
+
+struct Prepared {
+    std::vector<int> ids;
+    Memory memory;
+    EncoderTrace trace;
+};
+
+std::vector<int> source_ids(const Tokenizer& tok, const ModelConfig& c, const std::string& text) {
+    if (text.empty() || is_blank(text)) throw Error("empty text: there is nothing to translate");
+    if (text.size() > kMaxTextBytes)
+        throw Error("text is too long (" + std::to_string(text.size()) + " bytes; at most " +
+                    std::to_string(kMaxTextBytes) + ")");
+    const std::size_t bad = find_invalid_utf8(text);
+    if (bad != std::string::npos)
+        throw Error("text is not valid UTF-8 (invalid byte sequence at offset " +
+                    std::to_string(bad) + ")");
+    std::vector<int> ids = tok.encode(text);
+    const int limit = std::min(kMaxSourceTokens, c.max_positions) - 1;
+    if (int(ids.size()) > limit)
+        throw Error("text is too long (" + std::to_string(ids.size()) + " tokens; at most " +
+                    std::to_string(limit) + "): split it into sentences");
+    if (ids.empty()) throw Error("empty text: there is nothing to translate");
+    ids.push_back(c.eos_id);
+    return ids;
+}
+
+SearchOptions search_options(const TranslateOptions& o, const ModelConfig& c, int src_len) {
+    SearchOptions s;
+    s.beam_size = o.beam_size;
+    s.max_length = o.max_length > 0 ? o.max_length : 2 * src_len + 10;
+    s.max_length = std::min(s.max_length, c.max_positions);
+    s.length_penalty = o.length_penalty;
+    s.record = o.return_attention;
+    s.top_k = o.top_k;
+    return s;
+}
+
+Array make_array(std::vector<std::size_t> shape) {
+    std::size_t n = 1;
+    for (std::size_t d : shape) n *= d;
+    return Array{std::move(shape), std::vector<float>(n, 0.0f)};
+}
+
+Translation to_translation(const Tokenizer& tok, const ModelConfig& c, const Prepared& p,
+                           const Hypothesis& h, bool with_attention) {
+    Translation out;
+    out.source_ids = p.ids;
+    for (int id : p.ids) out.source_tokens.push_back(tok.piece(id));
+    out.target_ids = h.tokens;
+    std::vector<int> text_ids;
+    for (std::size_t i = 0; i < h.tokens.size(); ++i) {
+        out.target_tokens.push_back(tok.piece(h.tokens[i]));
+        out.token_probs.push_back(std::exp(h.logprobs[i]));
+        if (h.tokens[i] != c.eos_id) text_ids.push_back(h.tokens[i]);
+    }
+    out.text = tok.decode(text_ids);
+    out.score = h.score;
+    if (!with_attention) return out;
+
+    const std::size_t L = c.decoder_layers, H = c.heads, S = p.ids.size(), T = h.steps.size();
+    AttentionTrace& a = out.attention;
+    a.encoder_self = Array{{std::size_t(c.encoder_layers), H, S, S}, p.trace.self_attn};
+    a.decoder_self = make_array({L, H, T, T});
+    a.cross = make_array({L, H, T, S});
+    for (std::size_t t = 0; t < T; ++t) {
+        const StepRecord& r = h.steps[t];
+        for (std::size_t l = 0; l < L; ++l)
+            for (std::size_t hd = 0; hd < H; ++hd) {
+                const float* self_row = r.self_attn.data() + (l * H + hd) * (t + 1);
+                std::copy(self_row, self_row + t + 1,
+                          a.decoder_self.data.begin() + ((l * H + hd) * T + t) * T);
+                const float* cross_row = r.cross_attn.data() + (l * H + hd) * S;
+                std::copy(cross_row, cross_row + S,
+                          a.cross.data.begin() + ((l * H + hd) * T + t) * S);
+            }
+        StepTrace st;
+        st.token = r.token;
+        st.prob = r.prob;
+        for (std::size_t k = 0; k < r.top_ids.size(); ++k)
+            st.top.push_back(Candidate{r.top_ids[k], tok.piece(r.top_ids[k]), r.top_probs[k]});
+        a.steps.push_back(std::move(st));
+    }
+    out.has_attention = true;
+    return out;
+}
+
+}  // namespace
+
+std::vector<Translation> Translator::translate(const std::vector<std::string>& texts,
+                                               const TranslateOptions& options) const {
+    check_options(options);
+    const ModelConfig& c = model_->config();
+    std::vector<Prepared> prepared(texts.size());
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        prepared[i].ids = source_ids(*tokenizer_, c, texts[i]);
+        prepared[i].memory = model_->encode(prepared[i].ids,
+                                            options.return_attention ? &prepared[i].trace : nullptr);
+    }
+    std::vector<Translation> out;
+    if (options.beam_size == 1) {
+        // why: greedy decodes every sentence together, one decoder row each
+        int longest = 0;
+        std::vector<const Memory*> memories;
+        for (const Prepared& p : prepared) {
+            memories.push_back(&p.memory);
+            longest = std::max(longest, int(p.ids.size()));
+        }
+        SearchOptions so = search_options(options, c, longest);
+        std::vector<Hypothesis> hyps = greedy_search(*model_, memories, so);
+        for (std::size_t i = 0; i < prepared.size(); ++i) {
+            Hypothesis& h = hyps[i];
+            const int own_max = search_options(options, c, int(prepared[i].ids.size())).max_length;
+            if (int(h.tokens.size()) > own_max) {  // why: same cap as a one-sentence call
+                h.tokens.resize(own_max);
+                h.logprobs.resize(own_max);
+                if (!h.steps.empty()) h.steps.resize(own_max);
+                h.score = 0;
+                for (float lp : h.logprobs) h.score += lp;
+            }
+            out.push_back(to_translation(*tokenizer_, c, prepared[i], h, options.return_attention));
+        }
+        return out;
+    }
+    for (const Prepared& p : prepared) {
+        SearchOptions so = search_options(options, c, int(p.ids.size()));
+        out.push_back(to_translation(*tokenizer_, c, p, beam_search(*model_, p.memory, so),
+                                     options.return_attention));
+    }
+    return out;
+}
+
+Translation Translator::translate_one(const std::string& text, const TranslateOptions& options,
+                                      const StepCallback& on_step) const {
+    check_options(options);
+    const ModelConfig& c = model_->config();
+    Prepared p;
+    p.ids = source_ids(*tokenizer_, c, text);
+    p.memory = model_->encode(p.ids, options.return_attention ? &p.trace : nullptr);
+    SearchOptions so = search_options(options, c, int(p.ids.size()));
+    SearchObserver observer;
+    if (on_step) {
+        observer = [&](const Hypothesis& best) {
+            Translation partial =
+                to_translation(*tokenizer_, c, p, best, options.return_attention);
+            return on_step(int(best.tokens.size()) - 1, partial);
+        };
+    }
+    Hypothesis h = options.beam_size == 1 ? greedy_search(*model_, {&p.memory}, so, observer)[0]
+                                          : beam_search(*model_, p.memory, so, observer);
+    return to_translation(*tokenizer_, c, p, h, options.return_attention);
+}
+
+HeadExplanation Translator::explain_head(const std::vector<int>& source,
+                                         const std::vector<int>& target, AttentionBlock block,
+                                         int layer, int head) const {
+    const ModelConfig& c = model_->config();
+    if (source.empty()) throw Error("explain: the source has no tokens");
+    if (int(source.size()) > c.max_positions || int(target.size()) > c.max_positions)
+        throw Error("explain: sequence longer than the model's positions");
+    for (int id : source)
+        if (id < 0 || id >= c.vocab_size) throw Error("explain: source id out of range");
+    for (int id : target)
+        if (id < 0 || id >= c.vocab_size) throw Error("explain: target id out of range");
+    return heed::explain_head(*model_, source, target, block, layer, head);
+}
+
+}  // namespace heed
