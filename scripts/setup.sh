@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs everything Heed needs on a fresh Debian 12 machine (as root) and builds it:
+# Debian packages via apt-get, npm packages via npm ci, the native engine and the WASM module.
+# Safe to run again: it skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DEBS=(cmake g++ make pkg-config xtensor-dev xtl-dev libxsimd-dev libgtest-dev libsimde-dev
+      nlohmann-json3-dev libsentencepiece-dev emscripten chromium)
+missing=()
+for p in "${DEBS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
+    npm ci --ignore-scripts --no-audit --no-fund
+fi
+
+echo "setup: native build"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)"
+
+echo "setup: WebAssembly build"
+bash scripts/build-wasm.sh
