@@ -32,15 +32,24 @@ def _ngrams(tokens, n):
 
 
 def corpus_bleu(hyps, refs, max_n=4):
-    """Returns (bleu, precisions, brevity_penalty, hyp_len, ref_len); scores in 0..100."""
+    """Returns (bleu, precisions, brevity_penalty, hyp_len, ref_len); scores in 0..100.
+
+    `refs` is one reference per hypothesis, or a list of reference streams (sacreBLEU's
+    multi-reference form: n-gram counts clipped by the max over references, and the reference
+    length closest to the hypothesis, the shorter on ties)."""
+    streams = [refs] if refs and isinstance(refs[0], str) else refs
     match, total = [0] * max_n, [0] * max_n
     hyp_len = ref_len = 0
-    for h, r in zip(hyps, refs):
-        ht, rt = tokenize_13a(h), tokenize_13a(r)
+    for i, h in enumerate(hyps):
+        ht = tokenize_13a(h)
+        rts = [tokenize_13a(s[i]) for s in streams]
         hyp_len += len(ht)
-        ref_len += len(rt)
+        ref_len += min((abs(len(r) - len(ht)), len(r)) for r in rts)[1]
         for n in range(1, max_n + 1):
-            hc, rc = _ngrams(ht, n), _ngrams(rt, n)
+            hc = _ngrams(ht, n)
+            rc = Counter()
+            for r in rts:
+                rc |= _ngrams(r, n)
             match[n - 1] += sum(min(c, rc[g]) for g, c in hc.items())
             total[n - 1] += max(0, len(ht) - n + 1)
     if hyp_len == 0:
