@@ -182,7 +182,7 @@ export function createTimelineView(app) {
     finishLive() {
       if (liveFrame) cancelAnimationFrame(liveFrame);
       liveFrame = 0;
-      app.state.step = -1;
+      app.set({ step: -1 }, { render: false });
       announce('Decoding finished');
     },
   };
