@@ -40,7 +40,7 @@ const OPTION_KEYS = new Set(['beam', 'maxLength', 'lengthPenalty', 'attention', 
   'signal']);
 
 /** Limits checked in JS before the engine sees the options (the engine checks again). */
-export const LIMITS = { beam: 64, maxLength: 1024, topK: 100, lengthPenalty: 10 };
+export const LIMITS = { beam: 16, maxLength: 1024, topK: 100, lengthPenalty: 10 };
 
 /**
  * Validates TranslateOptions and returns the engine's form
@@ -58,7 +58,7 @@ export function normalizeOptions(options) {
       : checkInt(o.maxLength, 'maxLength', 1, LIMITS.maxLength),
     lengthPenalty: 1,
     attention: false,
-    topK: o.topK === undefined ? 5 : checkInt(o.topK, 'topK', 1, LIMITS.topK),
+    topK: o.topK === undefined ? 5 : checkInt(o.topK, 'topK', 0, LIMITS.topK),
   };
   if (o.lengthPenalty !== undefined) {
     const p = o.lengthPenalty;

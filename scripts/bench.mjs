@@ -1,0 +1,196 @@
+#!/usr/bin/env node
+// `npm run bench`: translation speed of the WASM engine under Node beside the native CLI
+// (`heed bench`) on the same model and sentences, and the GFLOP/s of the model's linear layers
+// (y = x·Wᵀ + b, the GEMM the forward pass runs) under WASM, in V8's default tiering and with
+// `--no-liftoff` (optimizing tier only) for the ceiling. Not a test: it prints, it asserts nothing.
+//
+//   node scripts/bench.mjs [--model PATH] [--seconds S] [--skip-native] [--skip-gemm]
+//   (internal) --gemm-json: print only the GEMM table as JSON (used for the --no-liftoff run)
+
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const value = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
+};
+
+const defaultModel = ['en-fr.heed', 'en-de.heed', 'tiny/tiny.heed']
+  .map((m) => path.join(ROOT, 'models', m)).find((m) => existsSync(m));
+const MODEL = path.resolve(value('--model', defaultModel));
+const SECONDS = Number(value('--seconds', '2'));
+
+// why: the native CLI's built-in set (src/cli/main.cpp), so both sides time the same work
+const SENTENCES = [
+  'This package contains the development files for the library.',
+  'A simple text editor for the terminal.',
+  'It provides a command-line interface to manage virtual machines.',
+  'The program reads a configuration file and starts the server.',
+  'This is a dummy package to ease the transition.',
+  'Documentation for the Python bindings is included in this package.',
+  'The library supports reading and writing images in many formats.',
+  'A fast and lightweight window manager for the X Window System.',
+  'This tool converts audio files between different formats.',
+  'It can be used to monitor network traffic in real time.',
+  'The plugin adds support for spell checking in several languages.',
+  'Shared library for accessing the database from C programs.',
+  'This package provides the command-line utilities.',
+  'The game features several levels and a level editor.',
+  'Fonts for displaying mathematical formulas on the screen.',
+  'A graphical front-end to manage software packages.',
+];
+const WORDS = SENTENCES.reduce((n, s) => n + s.split(/\s+/).filter(Boolean).length, 0);
+
+const MODES = [
+  { name: 'greedy, one sentence at a time', beam: 1, batched: false },
+  { name: 'greedy, whole set as one batch', beam: 1, batched: true },
+  { name: 'beam 4, one sentence at a time', beam: 4, batched: false },
+];
+
+/** Runs `run` once to warm up, then repeatedly for at least `seconds`; -> runs per second. */
+async function rate(run, seconds) {
+  await run();
+  let reps = 0;
+  const t0 = performance.now();
+  let elapsed = 0;
+  do {
+    await run();
+    reps++;
+    elapsed = (performance.now() - t0) / 1000;
+  } while (elapsed < seconds);
+  return reps / elapsed;
+}
+
+async function wasmTranslation() {
+  const { loadTranslator } = await import('heed');
+  const t = await loadTranslator({ model: MODEL });
+  const rows = [];
+  for (const m of MODES) {
+    const perSecond = await rate(async () => {
+      if (m.batched) await t.translate(SENTENCES, { beam: m.beam });
+      else for (const s of SENTENCES) await t.translate(s, { beam: m.beam });
+    }, SECONDS);
+    rows.push({ mode: m.name, sentences: perSecond * SENTENCES.length, words: perSecond * WORDS });
+  }
+  const config = t.info.config;
+  t.dispose();
+  return { rows, config };
+}
+
+function nativeTranslation() {
+  const cli = [process.env.HEED_CLI, path.join(ROOT, 'build-js', 'heed'),
+    path.join(ROOT, 'build', 'heed')].filter(Boolean).find((p) => existsSync(p));
+  if (!cli) return { error: 'native CLI not built (cmake --build build-js --target heed)' };
+  const out = execFileSync(cli, ['bench', '-m', MODEL], { encoding: 'utf8' });
+  const rows = [];
+  for (const line of out.split('\n')) {
+    const m = line.match(/^(.*?)\s+([\d.]+) sentences\/s\s+([\d.]+) words\/s/);
+    if (m) rows.push({ mode: m[1].trim(), sentences: Number(m[2]), words: Number(m[3]) });
+  }
+  return { rows, cli: path.relative(ROOT, cli) };
+}
+
+/** The engine module itself (not the public API): its LinearBench fixture times the GEMM. */
+async function loadCore() {
+  const { default: createHeedCore } = await import('../web/lib/heed-core.mjs');
+  const wasmBinary = await readFile(path.join(ROOT, 'web', 'lib', 'heed.wasm'));
+  return createHeedCore({ wasmBinary });
+}
+
+/** The linear layers of one encoder/decoder layer and the output projection. */
+function layerShapes(c) {
+  const D = c.d_model, F = c.ffn_dim, V = c.vocab_size, S = 24;
+  return [
+    { what: 'encoder q/k/v/o', M: S, K: D, N: D },
+    { what: 'encoder ffn up', M: S, K: D, N: F },
+    { what: 'encoder ffn down', M: S, K: F, N: D },
+    { what: 'decode step q/k/v/o', M: 1, K: D, N: D },
+    { what: 'decode step ffn up', M: 1, K: D, N: F },
+    { what: 'decode step ffn down', M: 1, K: F, N: D },
+    { what: 'decode step logits', M: 1, K: D, N: V },
+    { what: 'beam 4 step ffn up', M: 4, K: D, N: F },
+    { what: 'beam 4 step logits', M: 4, K: D, N: V },
+  ];
+}
+
+async function gemm(config) {
+  const core = await loadCore();
+  const rows = [];
+  for (const s of layerShapes(config)) {
+    const bench = new core.LinearBench(s.M, s.K, s.N);
+    const flops = 2 * s.M * s.K * s.N;
+    // why: V8 tiers a wasm function up between calls, never inside a running loop, so warm up
+    // with many short calls before timing
+    const perCall = Math.max(1, Math.round(2e6 / flops));
+    const warmUntil = performance.now() + 300;
+    while (performance.now() < warmUntil) bench.run(perCall);
+    const reps = Math.max(1, Math.round(0.4 * 5e9 / flops));
+    let best = Infinity;
+    for (let trial = 0; trial < 3; trial++) {
+      const t0 = performance.now();
+      bench.run(reps);
+      best = Math.min(best, (performance.now() - t0) / 1000);
+    }
+    rows.push({ ...s, gflops: (flops * reps) / best / 1e9 });
+    bench.delete();
+  }
+  return rows;
+}
+
+function pad(s, n) { return String(s).padEnd(n); }
+function num(x, digits = 1) { return x.toFixed(digits).padStart(9); }
+
+async function main() {
+  if (flag('--gemm-json')) {
+    const { loadTranslator } = await import('heed');
+    const t = await loadTranslator({ model: MODEL });
+    const config = t.info.config;
+    t.dispose();
+    process.stdout.write(JSON.stringify(await gemm(config)));
+    return;
+  }
+  console.log(`model ${path.relative(ROOT, MODEL)}; ${SENTENCES.length} sentences, ${WORDS} words;` +
+    ` node ${process.version}`);
+  const wasm = await wasmTranslation();
+  const c = wasm.config;
+  console.log(`d_model ${c.d_model}, heads ${c.heads}, ffn ${c.ffn_dim}, layers ` +
+    `${c.encoder_layers}+${c.decoder_layers}, vocab ${c.vocab_size}\n`);
+  const nat = flag('--skip-native') ? { error: 'skipped' } : nativeTranslation();
+  console.log(`${pad('translation', 34)} ${'WASM w/s'.padStart(9)} ${'native w/s'.padStart(11)}` +
+    `  WASM/native`);
+  for (const row of wasm.rows) {
+    const n = nat.rows?.find((r) => r.mode === row.mode);
+    console.log(`${pad(row.mode, 34)} ${num(row.words)} ${n ? num(n.words).padStart(11) :
+      'n/a'.padStart(11)}  ${n ? (row.words / n.words).toFixed(2).padStart(11) : ''}`);
+  }
+  if (nat.error) console.log(`(native: ${nat.error})`);
+  else console.log(`(native: ${nat.cli} bench, same model and sentences)`);
+  if (flag('--skip-gemm')) return;
+
+  const tiered = await gemm(c);
+  let ceiling = null;
+  try {
+    ceiling = JSON.parse(execFileSync(process.execPath,
+      ['--no-liftoff', fileURLToPath(import.meta.url), '--gemm-json', '--model', MODEL],
+      { encoding: 'utf8', cwd: ROOT }));
+  } catch (e) {
+    console.log(`(--no-liftoff run failed: ${e.message})`);
+  }
+  console.log(`\n${pad('linear layer y = x·Wᵀ + b (WASM)', 34)} ${pad('M x K x N', 16)}` +
+    ` ${'GFLOP/s'.padStart(9)} ${'no-liftoff'.padStart(11)}`);
+  tiered.forEach((r, i) => {
+    console.log(`${pad(r.what, 34)} ${pad(`${r.M} x ${r.K} x ${r.N}`, 16)} ${num(r.gflops, 2)}` +
+      ` ${ceiling ? num(ceiling[i].gflops, 2).padStart(11) : ''}`);
+  });
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Every test of the project, in order: the native build + ctest (build-js), the WASM build, the
+# npm package's Node tests (tests/node, through the package's public exports), and the browser
+# tests (tests/browser/run.mjs) when present. Runs every stage, then fails if any stage failed.
+#
+#   bash scripts/test-all.sh       # npm test; JOBS (default 1) parallel compile jobs
+set -uo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+jobs="${JOBS:-1}"
+failed=()
+
+stage() {
+  local name="$1"
+  shift
+  echo
+  echo "=== $name"
+  if "$@"; then echo "=== $name: ok"; else echo "=== $name: FAILED"; failed+=("$name"); fi
+}
+
+native() {
+  cmake -S . -B build-js -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+    cmake --build build-js -j "$jobs" &&
+    ctest --test-dir build-js --output-on-failure
+}
+
+stage "native build + ctest (build-js)" native
+stage "wasm build (build-wasm)" env JOBS="$jobs" bash scripts/build-wasm.sh
+stage "node tests (tests/node)" env HEED_CLI="$root/build-js/heed" node --test tests/node/
+if [ -f tests/browser/run.mjs ]; then
+  stage "browser tests (tests/browser)" node tests/browser/run.mjs
+fi
+
+echo
+if [ ${#failed[@]} -gt 0 ]; then
+  printf 'test-all: FAILED: %s\n' "${failed[@]}"
+  exit 1
+fi
+echo "test-all: every stage passed"
