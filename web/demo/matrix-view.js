@@ -218,7 +218,7 @@ export class MatrixView {
       ctx.restore();
     }
     // values inside cells when they fit
-    const showValues = this.o.values === true || (this.o.values === 'auto' && cell >= 34);
+    const showValues = this.o.values === true || (this.o.values === 'auto' && cell >= 34 && rows * cols <= 256);
     if (showValues) {
       ctx.font = `${Math.min(11, cell / 3.2)}px ${FONT}`;
       ctx.textAlign = 'center';

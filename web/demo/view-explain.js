@@ -95,7 +95,8 @@ export function createExplainView(app) {
       return;
     }
     if (got.key !== `${app.state.block}/${app.state.layer}/${app.state.head}`) return; // a newer request won
-    if (got.key !== exKey) { qi = 0; kj = -1; }
+    // why: the first query rows of a causal block have one or two keys — a dull example
+    if (got.key !== exKey) { qi = Math.min(3, got.ex.queryTokens.length - 1); kj = -1; }
     ex = got.ex; exKey = got.key;
     const q = ex.queryTokens;
     querySel.replaceChildren(...q.map((t, i) => el('option', { value: i, text: `${i + 1}: ${t}` })));

@@ -25,9 +25,9 @@ export function createTimelineView(app) {
   const tokens = el('div.tokens', { 'aria-label': 'Target pieces so far' });
   const summary = el('p.step-summary', { 'aria-live': 'polite' });
   const cands = el('div.cands', { role: 'list', 'aria-label': 'Top candidates at this step' });
-  const crossMv = new MatrixView({ title: 'Cross-attention', domain: [0, 1], rowAxis: 'target step', colAxis: 'source piece',
+  const crossMv = new MatrixView({ title: 'Cross-attention', domain: 'zeroMax', rowAxis: 'target step', colAxis: 'source piece',
     maxCell: 30, onFocus: () => app.setActive(target(crossMv, 'cross')), onActivate: (i) => go(i + 1) });
-  const selfMv = new MatrixView({ title: 'Decoder masked self-attention', domain: [0, 1], rowAxis: 'target step', colAxis: 'decoder input',
+  const selfMv = new MatrixView({ title: 'Decoder masked self-attention', domain: 'zeroMax', rowAxis: 'target step', colAxis: 'decoder input',
     maxCell: 30, onFocus: () => app.setActive(target(selfMv, 'decoder')), onActivate: (i) => go(i + 1) });
   const liveNote = el('p.note');
   const element = el('div.view-timeline', {},
@@ -35,7 +35,7 @@ export function createTimelineView(app) {
     tokens, summary, liveNote,
     el('div.grid2', {}, crossMv.element, selfMv.element),
     el('h3', { text: 'What the decoder weighed at this step' }), cands,
-    el('p.note', { text: 'Colours use a fixed 0…1 scale here, so steps compare directly. Click a row to jump to its step; focus a matrix and use the arrow keys to read exact values.' }));
+    el('p.note', { text: 'Colours run from 0 to the largest weight of the whole matrix (see each legend), so steps compare directly. Click a row to jump to its step; focus a matrix and use the arrow keys to read exact values.' }));
   range.addEventListener('input', () => { pause(); go(Number(range.value)); });
 
   let timer = null;
