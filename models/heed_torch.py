@@ -129,12 +129,46 @@ def engine_config(cfg):
     return {k: cfg[k] for k in keys}
 
 
-def write_heed(path, model, tokenizer_bytes, dtype="F16", metadata=None):
+# I8 export: 2-D weight matrices with at least this many elements are stored per-row int8.
+I8_MIN_ELEMENTS = 4096
+
+
+def _i8_eligible(t, min_elements):
+    """True for the tensors an I8 export quantises: 2-D, >= min_elements (not norms/biases)."""
+    return t.dim() == 2 and t.numel() >= min_elements
+
+
+def quantise_rows(w):
+    """Per-row symmetric int8: returns (q int8 [R, C], scale f32 [R]), w ~= q * scale[:, None].
+
+    The scale is max|row| / 127 (1 for an all-zero row). It is nudged to a fixed point of
+    s -> fl(fl(127 s) / 127), so quantising the dequantised weights again gives the same q and
+    scale: a model rounded by round_to_dtype is then written exactly as PyTorch sees it.
+    """
+    w = w.detach().float()
+    amax = w.abs().amax(dim=1)
+    scale = torch.where(amax > 0, amax / 127.0, torch.ones_like(amax))
+    for _ in range(4):
+        again = (scale * 127.0) / 127.0
+        if torch.equal(again, scale):
+            break
+        scale = again
+    q = torch.clamp(torch.round(w / scale[:, None]), -127, 127).to(torch.int8)
+    return q, scale
+
+
+def write_heed(path, model, tokenizer_bytes, dtype="F16", metadata=None,
+               i8_min_elements=I8_MIN_ELEMENTS):
     """Writes a safetensors-compatible file: u64 header length, JSON header, raw tensors.
 
     The header's "__metadata__" holds strings only (safetensors rule): "heed.config" is the
     model config as JSON; the tokenizer is the tensor "tokenizer.model" (U8, the .model bytes).
+    dtype is "F32", "F16" or "I8". With "I8", each 2-D weight of >= i8_min_elements elements
+    (embed.weight included) is written as I8 "X" plus F32 "X.scale" [rows] (value = q * scale);
+    everything else (biases, layer norms, small matrices) stays F32.
     """
+    if dtype not in ("F32", "F16", "I8"):
+        raise ValueError("write_heed: dtype must be F32, F16 or I8, not %r" % (dtype,))
     tensors = heed_tensors(model)
     header, blobs, offset = {}, [], 0
     meta = {"format": "heed", "heed.version": "1",
@@ -142,20 +176,26 @@ def write_heed(path, model, tokenizer_bytes, dtype="F16", metadata=None):
     for k, v in (metadata or {}).items():
         meta[k] = v if isinstance(v, str) else json.dumps(v)
     header["__metadata__"] = meta
-    items = sorted(tensors.items())
-    items.append(("tokenizer.model", np.frombuffer(tokenizer_bytes, dtype=np.uint8)))
-    for name, t in items:
-        if name == "tokenizer.model":
-            arr, dt = t, "U8"
+    items = []  # (name, dtype, numpy array)
+    for name, t in tensors.items():
+        if dtype == "I8" and _i8_eligible(t, i8_min_elements):
+            q, scale = quantise_rows(t)
+            items.append((name, "I8", q.numpy()))
+            items.append((name + ".scale", "F32", scale.numpy().astype(np.float32)))
+        elif dtype == "F16":
+            items.append((name, "F16", t.numpy().astype(np.float16)))
         else:
-            arr = t.numpy().astype(np.float16 if dtype == "F16" else np.float32)
-            dt = dtype
-        raw = arr.tobytes()
+            items.append((name, "F32", t.numpy().astype(np.float32)))
+    items.append(("tokenizer.model", "U8", np.frombuffer(tokenizer_bytes, dtype=np.uint8)))
+    # why: safetensors wants contiguous data; writing wider elements first (F32, then F16, then
+    # I8, the U8 tokenizer last) keeps every tensor aligned to its element size
+    items.sort(key=lambda it: (-it[2].itemsize, it[1] == "U8", it[0]))
+    for name, dt, arr in items:
+        raw = np.ascontiguousarray(arr).tobytes()
         header[name] = {"dtype": dt, "shape": list(arr.shape),
                         "data_offsets": [offset, offset + len(raw)]}
         blobs.append(raw)
-        offset += len(raw)  # why: safetensors wants contiguous data; U8 goes last, so all
-        # float tensors stay aligned to their element size
+        offset += len(raw)
     hjson = json.dumps(header, separators=(",", ":")).encode("utf-8")
     hjson += b" " * ((-len(hjson)) % 8)
     with open(path, "wb") as f:
@@ -165,10 +205,21 @@ def write_heed(path, model, tokenizer_bytes, dtype="F16", metadata=None):
             f.write(b)
 
 
-def round_to_dtype(model, dtype):
-    """Rounds the weights as they are stored, so PyTorch and the engine see the same numbers."""
-    if dtype == "F16":
-        with torch.no_grad():
+def round_to_dtype(model, dtype, i8_min_elements=I8_MIN_ELEMENTS):
+    """Rounds the weights as they are stored, so PyTorch and the engine see the same numbers.
+
+    For "I8" the weights write_heed quantises become q * scale (per row); the rest is untouched
+    (stored as F32). in_proj_weight holds q, k and v, each its own Heed tensor of a third of
+    the rows, so the size threshold applies to a third; per-row scales are unaffected by the split.
+    """
+    with torch.no_grad():
+        if dtype == "F16":
             for p in model.parameters():
                 p.copy_(p.half().float())
+        elif dtype == "I8":
+            for name, p in model.named_parameters():
+                pieces = 3 if name.endswith("in_proj_weight") else 1
+                if p.dim() == 2 and p.numel() // pieces >= i8_min_elements:
+                    q, scale = quantise_rows(p)
+                    p.copy_(q.float() * scale[:, None])
     return model
