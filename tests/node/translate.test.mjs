@@ -141,6 +141,7 @@ describe('translate', () => {
       assert.equal(e.token, r.targetTokens[i]);
       assert.equal(e.id, r.targetIds[i]);
       assert.deepEqual(e.tokens, r.targetTokens.slice(0, i + 1));
+      assert.deepEqual(e.sourceTokens, r.sourceTokens);
       assert.deepEqual(e.cross.shape, [r.attention.cross.shape[0], r.attention.cross.shape[1],
         r.sourceTokens.length]);
       assert.deepEqual(e.decoderSelf.shape.at(-1), i + 1);

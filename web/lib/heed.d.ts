@@ -41,16 +41,17 @@ export interface Attention {
   steps: StepInfo[];
 }
 
+/** Unknown keys and out-of-range values reject with 'BAD_INPUT' (catches typos such as beamSize). */
 export interface TranslateOptions {
-  /** beam size; 1 = greedy (default 1) */
+  /** beam size 1..16; 1 = greedy (default 1) */
   beam?: number;
-  /** max target tokens (default: 2 × source length + 10) */
+  /** max target tokens 1..1024 (default: 2 × source length + 10, capped by the model) */
   maxLength?: number;
-  /** beam length penalty α: score / length^α (default 1) */
+  /** beam length penalty α in 0..10: score / length^α (default 1) */
   lengthPenalty?: number;
   /** return the attention trace (default false) */
   attention?: boolean;
-  /** candidates per step in the trace (default 5) */
+  /** candidates per step in the trace, 0..100 (default 5) */
   topK?: number;
   /** called after each decoding step of a single sentence (greedy or beam); see StepEvent.
    *  In loadTranslator's translator it runs synchronously inside the engine call (the page
@@ -72,6 +73,8 @@ export interface StepEvent extends StepInfo {
   decoderSelf: Tensor;
   /** target tokens so far */
   tokens: string[];
+  /** the source pieces (EOS included), the key labels of `cross` */
+  sourceTokens: string[];
 }
 
 export interface TranslationResult {
@@ -142,7 +145,8 @@ export interface LoadOptions {
   model: string | URL | ArrayBuffer | Uint8Array;
   /** where heed.wasm lives (default: next to this module) */
   wasmUrl?: string | URL;
-  /** download progress for URL models, 0..1 (NaN when the size is unknown) */
+  /** read progress of URL and file models, 0..1 (NaN while the size is unknown; 1 at the
+   *  end); not called for bytes */
   onProgress?: (fraction: number, loadedBytes: number) => void;
 }
 

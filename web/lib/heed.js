@@ -240,6 +240,7 @@ function stepEvent(step, partial) {
     cross: lastRow(a.cross, a.cross.shape[3]),
     decoderSelf: lastRow(a.decoderSelf, t + 1),
     tokens: [...partial.targetTokens],
+    sourceTokens: partial.sourceTokens,
   };
 }
 
