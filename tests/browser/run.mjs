@@ -19,6 +19,10 @@ import { REPO, startServe, launchChromium, harness, assert, pngSize, canvasStats
 const SHOTS = path.join(REPO, 'tests/browser/screenshots');
 const TEXT = 'This package contains the documentation for the library.';
 const LONG = Array.from({ length: 320 }, (_, i) => `word${i}`).join(' ');
+// why: the tiny model's positions stop at 64, and its 400-piece vocabulary cuts this into 56
+const PERF_TEXT = 'This package contains the shared library which is needed to run the programs that were ' +
+  'compiled against it, and the header files.';
+const PERF_WORDS = PERF_TEXT.split(' ').length;
 
 export async function run({ serve = startServe, libDir = path.join(REPO, 'web/lib'),
   modelsRoot = path.join(REPO, 'models') } = {}) {
@@ -38,6 +42,7 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
   const { loadTranslator } = await import(pathToFileURL(path.join(libDir, 'heed.js')).href);
   const nodeTranslator = await loadTranslator({ model: new Uint8Array(tinyBytes) });
   const expected = await nodeTranslator.translate(TEXT, { beam: 1 });
+  const expectedBeam = await nodeTranslator.translate(TEXT, { beam: 4 });
   nodeTranslator.dispose();
 
   const server = await serve();
@@ -269,6 +274,51 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
       const s = await stats(page, '.view-positions .matrix-canvas');
       assert(s.opaque > 1000 && s.colours > 20, 'positions heatmap blank');
       await shot(page, '07-positions');
+    });
+
+    await check('beam search (4) in the page equals the Node API', async () => {
+      await page.fill('#source-text', TEXT);
+      await page.check('input[name="decoding"][value="4"]');
+      await settled(page);
+      await page.waitForFunction(() => window.heedDemo.state.beam === 4 && document.documentElement.dataset.heed === 'translated');
+      const text = await page.evaluate(() => document.getElementById('output').dataset.text);
+      assert(text === expectedBeam.text, `page says ${JSON.stringify(text)}, Node API says ${JSON.stringify(expectedBeam.text)}`);
+      assert(/beam=4/.test(page.url()), 'beam not in the URL');
+      await page.check('input[name="decoding"][value="1"]');
+      await settled(page);
+    });
+
+    await check(`a long sentence (${PERF_WORDS} words) with every head stays quick to draw`, async () => {
+      await page.fill('#source-text', PERF_TEXT);
+      await page.click('#translate-btn');
+      await page.waitForFunction(() => ['translated', 'translate-failed'].includes(document.documentElement.dataset.heed) && !window.heedDemo.abort);
+      await page.click('#tab-attention');
+      const t = await page.evaluate(async () => {
+        const app = window.heedDemo;
+        const out = { pieces: app.result.sourceTokens.length, targets: app.result.targetTokens.length };
+        let t0 = performance.now();
+        app.set({ merge: false, hide: false, block: 'encoder', layer: 0, head: 0, show: 'heatmap' });
+        out.allHeadsMs = Math.round(performance.now() - t0);
+        const c = document.querySelector('.view-attention .matrix-canvas');
+        const r = c.getBoundingClientRect();
+        t0 = performance.now();
+        for (let k = 0; k < 40; k++) {
+          c.dispatchEvent(new PointerEvent('pointermove', { clientX: r.left + 80 + k * 9, clientY: r.top + 120 + k * 7, bubbles: true }));
+        }
+        out.hoverMs = +((performance.now() - t0) / 40).toFixed(2);
+        app.set({ view: 'timeline' });
+        t0 = performance.now();
+        for (let k = 0; k < 10; k++) document.querySelector('button[aria-label="Next step"]').click();
+        out.stepMs = +((performance.now() - t0) / 10).toFixed(2);
+        return out;
+      });
+      console.log(`     ${t.pieces} source × ${t.targets} target pieces: all heads ${t.allHeadsMs} ms, hover redraw ${t.hoverMs} ms, timeline step ${t.stepMs} ms`);
+      assert(t.pieces >= 50, `only ${t.pieces} source pieces`);
+      assert(t.allHeadsMs < 1500 && t.hoverMs < 50 && t.stepMs < 100, 'drawing too slow');
+      await shot(page, '10-long-timeline');
+      await page.fill('#source-text', TEXT);
+      await page.click('#translate-btn');
+      await settled(page);
     });
 
     await check('bad input gets a clear message', async () => {

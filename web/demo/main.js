@@ -262,13 +262,14 @@ class App {
       const p = result.tokenProbs[i];
       const lead = t.startsWith('▁') && spans.length ? ' ' : '';
       if (lead) spans.push(lead);
-      spans.push(el(`span.tok${p < 0.5 ? '.low' : ''}`, {
+      const bare = t === '▁'; // a lone word-start piece: shown as an underlined gap
+      spans.push(el(`span.tok${p < 0.5 ? '.low' : ''}${bare ? '.bare' : ''}`, {
         tabindex: 0, 'data-step': i, style: `--c: ${cssAt('sequential', p)}`,
-        title: `“${showPiece(t)}” — probability ${(p * 100).toFixed(1)} %`,
+        title: `“${t}” — probability ${(p * 100).toFixed(1)} %`,
         'aria-label': `${showPiece(t)}, confidence ${(p * 100).toFixed(0)} percent`,
         onclick: () => this.jumpToStep(i),
         onkeydown: (ev) => { if (ev.key === 'Enter') this.jumpToStep(i); },
-      }, showPiece(t)));
+      }, bare ? '\u2009' : showPiece(t)));
     });
     out.replaceChildren(...spans);
     out.dataset.text = result.text;

@@ -30,10 +30,11 @@ export function createTimelineView(app) {
   const selfMv = new MatrixView({ title: 'Decoder masked self-attention', domain: 'zeroMax', rowAxis: 'target step', colAxis: 'decoder input',
     maxCell: 30, onFocus: () => app.setActive(target(selfMv, 'decoder')), onActivate: (i) => go(i + 1) });
   const liveNote = el('p.note');
+  const pair = el('div.grid2', {}, crossMv.element, selfMv.element);
   const element = el('div.view-timeline', {},
     el('div.row', {}, el('div.transport', { role: 'group', 'aria-label': 'Playback' }, first, back, play, fwd, last, range, speed, counter), picker.node),
     tokens, summary, liveNote,
-    el('div.grid2', {}, crossMv.element, selfMv.element),
+    pair,
     el('h3', { text: 'What the decoder weighed at this step' }), cands,
     el('p.note', { text: 'Colours run from 0 to the largest weight of the whole matrix (see each legend), so steps compare directly. Click a row to jump to its step; focus a matrix and use the arrow keys to read exact values.' }));
   range.addEventListener('input', () => { pause(); go(Number(range.value)); });
@@ -127,6 +128,8 @@ export function createTimelineView(app) {
       return;
     }
     crossMv.element.hidden = selfMv.element.hidden = false;
+    // why: give each matrix width in proportion to its columns, so a long source is not squeezed
+    pair.style.gridTemplateColumns = `minmax(280px, ${d.cross.cols + 6}fr) minmax(280px, ${d.self.cols + 6}fr)`;
     const h = app.state.head === 'avg' ? 'average of heads' : `head ${app.state.head + 1}`;
     crossMv.set(d.cross, { title: `Cross-attention · layer ${app.state.layer + 1} · ${h}` });
     selfMv.set(d.self, { title: `Decoder masked self-attention · layer ${app.state.layer + 1} · ${h}`, blocked: causal(d.self.rows) });
