@@ -148,11 +148,14 @@ export class LinkView {
     const G = this.geometry();
     const titleH = 26 + notes.length * 16;
     const cv = document.createElement('canvas');
-    cv.width = G.width * 2; cv.height = (G.height + titleH) * 2;
+    const measure = cv.getContext('2d');
+    measure.font = `11px ${FONT}`;
+    const W = Math.max(G.width, ...notes.map((n) => Math.ceil(measure.measureText(n).width + 16)));
+    cv.width = W * 2; cv.height = (G.height + titleH) * 2;
     const ctx = cv.getContext('2d');
     ctx.scale(2, 2);
     ctx.fillStyle = '#fff';
-    ctx.fillRect(0, 0, G.width, G.height + titleH);
+    ctx.fillRect(0, 0, W, G.height + titleH);
     ctx.fillStyle = '#111';
     ctx.font = `bold 14px ${FONT}`;
     ctx.textBaseline = 'top';

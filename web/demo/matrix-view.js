@@ -413,7 +413,7 @@ export class MatrixView {
   async toPNG(notes = []) {
     const L = this.layout();
     const scale = 2, titleH = 26 + notes.length * 16;
-    const w = Math.max(L.width, 360), h = L.height + titleH;
+    const w = Math.max(L.width, 360, textWidth([this.o.title], 'bold 14px'), textWidth(notes, '11px')), h = L.height + titleH;
     const cv = document.createElement('canvas');
     cv.width = w * scale; cv.height = h * scale;
     const ctx = cv.getContext('2d');
@@ -436,7 +436,7 @@ export class MatrixView {
     const L = this.layout();
     const { rows, cols, rowLabels, colLabels } = this.m;
     const titleH = 26 + notes.length * 16;
-    const w = Math.max(L.width, 360), h = L.height + titleH;
+    const w = Math.max(L.width, 360, textWidth([this.o.title], 'bold 14px'), textWidth(notes, '11px')), h = L.height + titleH;
     const out = [];
     out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" font-family="system-ui, sans-serif">`);
     out.push(`<rect width="${w}" height="${h}" fill="#fff"/>`);
@@ -493,6 +493,15 @@ function cellText(v) {
   const a = Math.abs(v);
   const s = a < 0.005 ? '0' : a < 10 ? v.toFixed(2) : a < 100 ? v.toFixed(1) : v.toFixed(0);
   return s.replace('-', '−');
+}
+
+/** Widest of some lines of text at a font size (plus margins), for export canvases. */
+function textWidth(lines, font) {
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = `${font} ${FONT}`;
+  let w = 0;
+  for (const l of lines) w = Math.max(w, ctx.measureText(l).width);
+  return Math.ceil(w + 16);
 }
 
 function clip(s) { return s.length > 18 ? `${s.slice(0, 17)}…` : s; }
