@@ -3,12 +3,20 @@
 # npm package's Node tests (tests/node, through the package's public exports), and the browser
 # tests (tests/browser/run.mjs) when present. Runs every stage, then fails if any stage failed.
 #
-#   bash scripts/test-all.sh       # npm test; JOBS (default 1) parallel compile jobs
+#   bash scripts/test-all.sh       # npm test
+#   NATIVE_BUILD_DIR (default build-js; build under CI, which setup.sh has built already)
+#   JOBS (default 1 on a shared workstation; all cores under CI)
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-jobs="${JOBS:-1}"
+if [ "${CI:-}" = true ]; then
+  native_dir="${NATIVE_BUILD_DIR:-build}"
+  jobs="${JOBS:-$(nproc)}"
+else
+  native_dir="${NATIVE_BUILD_DIR:-build-js}"
+  jobs="${JOBS:-1}"
+fi
 failed=()
 
 stage() {
@@ -20,14 +28,14 @@ stage() {
 }
 
 native() {
-  cmake -S . -B build-js -DCMAKE_BUILD_TYPE=Release >/dev/null &&
-    cmake --build build-js -j "$jobs" &&
-    ctest --test-dir build-js --output-on-failure
+  cmake -S . -B "$native_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+    cmake --build "$native_dir" -j "$jobs" &&
+    ctest --test-dir "$native_dir" --output-on-failure
 }
 
-stage "native build + ctest (build-js)" native
+stage "native build + ctest ($native_dir)" native
 stage "wasm build (build-wasm)" env JOBS="$jobs" bash scripts/build-wasm.sh
-stage "node tests (tests/node)" env HEED_CLI="$root/build-js/heed" node --test tests/node/
+stage "node tests (tests/node)" env HEED_CLI="$root/$native_dir/heed" node --test tests/node/
 if [ -f tests/browser/run.mjs ]; then
   stage "browser tests (tests/browser)" node tests/browser/run.mjs
 fi
