@@ -351,6 +351,9 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
       await settled(page);
       await page.click('#tab-attention');
       await shot(page, '09-dark');
+      const sizes = await page.evaluate(() => ({ thumb: document.querySelector('.head-grid button[data-block="encoder"] canvas').width,
+        pieces: window.heedDemo.result.sourceTokens.length, merge: window.heedDemo.state.merge, hide: window.heedDemo.state.hide }));
+      assert(sizes.merge || sizes.hide || sizes.thumb === sizes.pieces, `thumbnails are stale: ${JSON.stringify(sizes)}`);
       const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
       assert(bg !== 'rgb(244, 243, 240)', 'dark scheme not applied');
     });

@@ -216,6 +216,7 @@ class App {
       const ms = performance.now() - t0;
       if (ctrl.signal.aborted) return;
       this.result = result;
+      this.resultId = (this.resultId ?? 0) + 1;
       this.resultText = text;
       this.liveSteps = this.live.events.length; // how many onStep events were drawn live
       this.live = null;

@@ -61,7 +61,7 @@ export function createAttentionView(app) {
   }
 
   function drawGrids() {
-    const key = [app.result, app.state.merge, app.state.hide, app.state.block, app.state.layer, app.state.head].join('|');
+    const key = [app.resultId, app.state.merge, app.state.hide, app.state.block, app.state.layer, app.state.head].join('|');
     if (key === thumbKey) return;
     const redrawAll = !thumbKey || thumbKey.split('|').slice(0, 3).join('|') !== key.split('|').slice(0, 3).join('|');
     thumbKey = key;
