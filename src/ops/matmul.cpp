@@ -1,20 +1,43 @@
-// Matrix products: shape checks and dispatch to kernels/. (Placeholder scalar loops until the
-// SIMD GEMM lands; the public contract in matmul.h is final.)
+// Matrix products over raw strided buffers and xtensor containers, and the packed linear layer:
+// shape plumbing and the choice of kernel path. The arithmetic lives in kernels/gemm.
 #include "ops/matmul.h"
 
-#include <cstring>
+#include <cstddef>
+
+#include "kernels/gemm.h"
 
 namespace heed {
+namespace {
+
+/// Per-thread scratch for packing activations; grows to the largest shape seen, then stays.
+float* scratch(std::size_t n) {
+    thread_local std::vector<float> buf;
+    if (buf.size() < n) buf.resize(n);
+    return buf.data();
+}
+
+// why (bench/gemm_bench, V8 and native): packing B on every call pays off only from a few
+// dozen rows of A; below that the in-place paths (rows of B dotted with rows of A for [N,K],
+// B's rows stepped through by the register tiles for [K,N]) are as fast or faster. A [K,N]
+// operand is packed only when it is also large, where in-place reads start to miss cache.
+constexpr int kPackMinRows = 32;
+constexpr std::size_t kPackMinFloatsNN = 16 * 1024;
+
+}  // namespace
 
 PackedLinear::PackedLinear(const float* w, const float* bias, int out_features, int in_features)
-    : in_(in_features), out_(out_features), packed_(w, w + std::size_t(out_features) * in_features),
+    : in_(in_features),
+      out_(out_features),
+      packed_(kernels::packed_b_size(in_features, out_features)),
       bias_(bias ? std::vector<float>(bias, bias + out_features)
-                 : std::vector<float>(std::size_t(out_features), 0.0f)) {}
+                 : std::vector<float>(std::size_t(out_features), 0.0f)) {
+    // W is [out, in] = B transposed for y = x·Wᵀ.
+    kernels::pack_b_f32(in_, out_, w, in_, /*b_transposed=*/true, packed_.data());
+}
 
 void PackedLinear::apply(const float* x, int rows, float* y) const {
-    matmul_raw(x, in_, packed_.data(), in_, true, y, out_, rows, out_, in_);
-    for (int r = 0; r < rows; ++r)
-        for (int o = 0; o < out_; ++o) y[std::size_t(r) * out_ + o] += bias_[o];
+    kernels::gemm_f32_4x8_simd128(rows, out_, in_, x, in_, packed_.data(), bias_.data(), y, out_,
+                                  /*accumulate=*/false);
 }
 
 Mat PackedLinear::operator()(const Mat& x) const {
@@ -25,14 +48,21 @@ Mat PackedLinear::operator()(const Mat& x) const {
 
 void matmul_raw(const float* a, int lda, const float* b, int ldb, bool b_transposed, float* c,
                 int ldc, int M, int N, int K) {
-    for (int i = 0; i < M; ++i)
-        for (int j = 0; j < N; ++j) {
-            float s = 0;
-            for (int k = 0; k < K; ++k)
-                s += a[std::size_t(i) * lda + k] *
-                     (b_transposed ? b[std::size_t(j) * ldb + k] : b[std::size_t(k) * ldb + j]);
-            c[std::size_t(i) * ldc + j] = s;
+    if (M <= 0 || N <= 0) return;
+    if (b_transposed) {
+        if (M < kPackMinRows || N < kernels::kGemmNr) {
+            kernels::gemm_f32_nt_dot_simd128(M, N, K, a, lda, b, ldb, nullptr, c, ldc, false);
+            return;
         }
+    } else if (M < kPackMinRows || std::size_t(K) * N <= kPackMinFloatsNN) {
+        // only a partial last panel of B is copied (K*8 floats of scratch)
+        float* tail = scratch(std::size_t(K) * kernels::kGemmNr);
+        kernels::gemm_f32_nn_simd128(M, N, K, a, lda, b, ldb, nullptr, c, ldc, false, tail);
+        return;
+    }
+    float* packed = scratch(kernels::packed_b_size(K, N));
+    kernels::pack_b_f32(K, N, b, ldb, b_transposed, packed);
+    kernels::gemm_f32_4x8_simd128(M, N, K, a, lda, packed, nullptr, c, ldc, false);
 }
 
 Mat matmul(const Mat& a, const Mat& b) {

@@ -1,0 +1,148 @@
+// Row kernels (softmax, layer norm, relu, gelu) against their scalar references over odd
+// lengths, extreme values and aliasing. Correctness only.
+#include "kernels/rowwise.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "test_util.h"
+
+namespace heed::kernels {
+namespace {
+
+const int kLengths[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33, 64, 256, 1000};
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+std::vector<float> random_vec(std::size_t n, float lo, float hi, std::mt19937& rng) {
+    std::uniform_real_distribution<float> u(lo, hi);
+    std::vector<float> v(n);
+    for (float& x : v) x = u(rng);
+    return v;
+}
+
+TEST(Softmax, MatchesReferenceOverLengthsAndScales) {
+    std::mt19937 rng(1);
+    for (int n : kLengths)
+        for (float scale : {0.1f, 1.0f, 10.0f, 80.0f}) {
+            SCOPED_TRACE("n=" + std::to_string(n) + " scale=" + std::to_string(scale));
+            const std::vector<float> x = random_vec(n, -scale, scale, rng);
+            std::vector<float> got(n), want(n);
+            softmax_row_f32(x.data(), n, got.data());
+            softmax_row_f32_ref(x.data(), n, want.data());
+            EXPECT_ALLCLOSE(got, want, 2e-6, 1e-9);
+            double sum = 0;
+            for (float v : got) sum += v;
+            EXPECT_NEAR(sum, 1.0, 1e-5);
+        }
+}
+
+TEST(Softmax, MaskedEntriesAreExactlyZeroAndInPlaceWorks) {
+    std::mt19937 rng(2);
+    for (int n : kLengths) {
+        std::vector<float> x = random_vec(n, -5, 5, rng);
+        for (int i = 1; i < n; i += 3) x[i] = -kInf;  // a causal/padding mask
+        if (n > 6) x[5] = -200.0f;                    // far below the max: underflows to 0
+        std::vector<float> want(n);
+        softmax_row_f32_ref(x.data(), n, want.data());
+        softmax_row_f32(x.data(), n, x.data());
+        EXPECT_ALLCLOSE(x, want, 2e-6, 1e-9) << "n=" << n;
+        for (int i = 1; i < n; i += 3) EXPECT_EQ(x[i], 0.0f) << "n=" << n << " i=" << i;
+    }
+}
+
+TEST(Softmax, ExpAccuracyOverTheWholeRange) {
+    // Two-element rows {v, 0} exercise e^(v - max) for v across the float exp range.
+    for (float v = -100.0f; v <= 100.0f; v += 0.37f) {
+        const float x[2] = {v, 0.0f};
+        float got[2], want[2];
+        softmax_row_f32(x, 2, got);
+        softmax_row_f32_ref(x, 2, want);
+        EXPECT_TRUE(test::allclose(got, want, 2, 4e-6, 1e-37)) << "v=" << v;
+    }
+}
+
+TEST(LayerNorm, MatchesReferenceWithAndWithoutAffine) {
+    std::mt19937 rng(3);
+    for (int d : kLengths) {
+        for (float offset : {0.0f, 100.0f}) {  // a large mean tests the two-pass variance
+            SCOPED_TRACE("d=" + std::to_string(d) + " offset=" + std::to_string(offset));
+            std::vector<float> x = random_vec(d, -2, 2, rng);
+            for (float& v : x) v += offset;
+            const std::vector<float> g = random_vec(d, 0.5f, 1.5f, rng);
+            const std::vector<float> b = random_vec(d, -1, 1, rng);
+            std::vector<float> got(d), want(d);
+            layer_norm_row_f32(x.data(), d, g.data(), b.data(), 1e-5f, got.data());
+            layer_norm_row_f32_ref(x.data(), d, g.data(), b.data(), 1e-5f, want.data());
+            EXPECT_ALLCLOSE(got, want, 1e-4, 2e-4);
+            layer_norm_row_f32(x.data(), d, nullptr, nullptr, 1e-5f, got.data());
+            layer_norm_row_f32_ref(x.data(), d, nullptr, nullptr, 1e-5f, want.data());
+            EXPECT_ALLCLOSE(got, want, 1e-4, 2e-4);
+        }
+    }
+}
+
+TEST(LayerNorm, InPlaceMatchesOutOfPlace) {
+    std::mt19937 rng(4);
+    std::vector<float> x = random_vec(257, -3, 3, rng);
+    const std::vector<float> g = random_vec(257, 0.5f, 1.5f, rng), b = random_vec(257, -1, 1, rng);
+    std::vector<float> out(257);
+    layer_norm_row_f32(x.data(), 257, g.data(), b.data(), 1e-5f, out.data());
+    layer_norm_row_f32(x.data(), 257, g.data(), b.data(), 1e-5f, x.data());
+    EXPECT_ALLCLOSE(x, out, 0.0, 0.0);
+}
+
+TEST(Activations, ReluMatchesReferenceExactly) {
+    std::mt19937 rng(5);
+    for (int n : kLengths) {
+        std::vector<float> x = random_vec(n, -3, 3, rng);
+        x[0] = -0.0f;
+        if (n > 2) x[2] = std::numeric_limits<float>::quiet_NaN();
+        std::vector<float> want = x;
+        relu_f32(x.data(), x.size());
+        relu_f32_ref(want.data(), want.size());
+        for (int i = 0; i < n; ++i) {
+            EXPECT_EQ(x[i], want[i]) << "n=" << n << " i=" << i;
+            EXPECT_EQ(std::signbit(x[i]), std::signbit(want[i])) << "n=" << n << " i=" << i;
+        }
+    }
+}
+
+TEST(Activations, GeluMatchesReference) {
+    std::mt19937 rng(6);
+    for (int n : kLengths) {
+        std::vector<float> x = random_vec(n, -6, 6, rng);
+        std::vector<float> want = x;
+        gelu_f32(x.data(), x.size());
+        gelu_f32_ref(want.data(), want.size());
+        EXPECT_ALLCLOSE(x, want, 1e-5, 1e-6) << "n=" << n;
+    }
+    std::vector<float> grid;  // dense grid plus the extremes
+    for (float v = -12.0f; v <= 12.0f; v += 0.01f) grid.push_back(v);
+    for (float v : {0.0f, -0.0f, 1e-8f, -1e-8f, 30.0f, -30.0f, 1e4f, -1e4f}) grid.push_back(v);
+    std::vector<float> want = grid;
+    gelu_f32(grid.data(), grid.size());
+    gelu_f32_ref(want.data(), want.size());
+    EXPECT_ALLCLOSE(grid, want, 1e-5, 1e-6);
+}
+
+TEST(RowKernels, ComparisonCatchesWrongValues) {
+    std::mt19937 rng(7);
+    const std::vector<float> x = random_vec(33, -4, 4, rng);
+    std::vector<float> got(33), want(33);
+    softmax_row_f32(x.data(), 33, got.data());
+    softmax_row_f32_ref(x.data(), 33, want.data());
+    ASSERT_TRUE(test::allclose(got, want, 2e-6, 1e-9));
+    got[32] *= 1.0001f;
+    EXPECT_FALSE(test::allclose(got, want, 2e-6, 1e-9));
+    std::vector<float> g = x, w = x;
+    gelu_f32(g.data(), g.size());
+    relu_f32_ref(w.data(), w.size());  // the wrong activation must not pass for gelu
+    EXPECT_FALSE(test::allclose(g, w, 1e-5, 1e-6));
+}
+
+}  // namespace
+}  // namespace heed::kernels
