@@ -116,6 +116,10 @@ function layerShapes(c) {
     { what: 'decode step logits', M: 1, K: D, N: V },
     { what: 'beam 4 step ffn up', M: 4, K: D, N: F },
     { what: 'beam 4 step logits', M: 4, K: D, N: V },
+    // why: the shapes the project's anchors quote for onnxruntime-web and the SIMD128 ceiling
+    { what: 'reference 64x256x1024', M: 64, K: 256, N: 1024 },
+    { what: 'reference 256x256x256', M: 256, K: 256, N: 256 },
+    { what: 'reference decode 1x256x1024', M: 1, K: 256, N: 1024 },
   ];
 }
 

@@ -59,6 +59,16 @@ describe('spawnTranslator', () => {
     assert.deepEqual(tokens, next.value.targetTokens);
   });
 
+  test('leaving steps() early cancels the translation; the worker stays usable', async () => {
+    const seen = [];
+    for await (const e of w.steps(SENTENCE, { beam: 4 })) {
+      seen.push(e.step);
+      if (seen.length === 2) break;
+    }
+    assert.deepEqual(seen, [0, 1]);
+    assert.ok((await w.translate(SENTENCE)).text.length > 0);
+  });
+
   test('abort rejects at once with ABORTED and the worker stays usable', async () => {
     const controller = new AbortController();
     let n = 0;
