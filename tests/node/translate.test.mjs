@@ -2,6 +2,7 @@
 // and attention against the PyTorch goldens, attention shapes and row sums, step streaming,
 // the one-head explainer, and every error path of loadTranslator/translate/dispose.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
@@ -11,7 +12,11 @@ import { pathToFileURL } from 'node:url';
 import { HeedError, loadTranslator } from 'heed';
 import { DATA, TINY, TINY_POST, assertClose, product, readJson, rowSums } from './helpers.mjs';
 
-const GOLDENS = readJson(path.join(DATA, 'tiny_goldens.json'));
+const GOLDENS_FILE = path.join(DATA, 'tiny_goldens.json');
+const GOLDENS = existsSync(GOLDENS_FILE) ? readJson(GOLDENS_FILE) : null;
+const TEXTS = ['This package contains the development files.', 'A simple text editor',
+  'It reads the configuration file and starts the server in the background.',
+  'Hello, world! 42 ☃'];
 const SENTENCE = 'This package contains the development files.';
 
 const rejectsWith = (promise, code, pattern = /./) => assert.rejects(promise, (e) => {
@@ -38,8 +43,9 @@ function headOf(tensor, layer, head) {
 }
 
 for (const [name, file] of [['tiny', TINY], ['tiny-post', TINY_POST]]) {
-  describe(`${name} model matches the PyTorch goldens`, () => {
-    const g = GOLDENS[name];
+  describe(`${name} model matches the PyTorch goldens`,
+    { skip: !GOLDENS && 'tests/data/tiny_goldens.json is missing' }, () => {
+    const g = GOLDENS?.[name];
     let t;
     before(async () => { t = await loadTranslator({ model: file }); });
     after(() => t.dispose());
@@ -123,7 +129,7 @@ describe('translate', () => {
   });
 
   test('a batch gives the same translations as one at a time', async () => {
-    const texts = GOLDENS.tiny.cases.map((c) => c.text);
+    const texts = TEXTS;
     const batch = await t.translate(texts);
     assert.equal(batch.length, texts.length);
     for (let i = 0; i < texts.length; i++)
