@@ -38,11 +38,11 @@ const MIME = {
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.wasm', '.svg', '.txt',
   '.md', '.ts', '.map']);
 
-// Same-origin only: the page may load nothing from anywhere else.
-// why 'unsafe-eval': Emscripten's Embind glue builds its invokers with `new Function`.
+// Same-origin only: the page may load nothing from anywhere else, and runs no eval
+// ('wasm-unsafe-eval' only allows compiling WebAssembly; the engine is built without eval).
 const CSP = [
   "default-src 'self'",
-  "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "connect-src 'self'",

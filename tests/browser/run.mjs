@@ -74,7 +74,7 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
   let loadMs = 0;
 
   try {
-    await check('server: / redirects to /demo/, wasm has its MIME type, no listing, no traversal', async () => {
+    await check('server: / redirects to /demo/, wasm MIME type, no listing, no traversal, CSP, gzip, ETag 304', async () => {
       const r = await fetch(server.url, { redirect: 'manual' });
       assert(r.status === 302 && r.headers.get('location') === '/demo/', `/ answered ${r.status} ${r.headers.get('location')}`);
       const w = await fetch(`${server.url}lib/heed.wasm`, { method: 'HEAD' });
@@ -82,6 +82,11 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
       assert((await fetch(`${server.url}lib/`)).status === 404, 'directory listing answered');
       assert((await fetch(`${server.url}models/train.py`)).status === 404, 'a non-model file under /models/ was served');
       assert((await fetch(`${server.url}%2e%2e/scripts/serve.mjs`)).status === 404, 'path traversal answered');
+      const html = await fetch(`${server.url}demo/`, { headers: { 'accept-encoding': 'gzip' } });
+      assert(/default-src 'self'/.test(html.headers.get('content-security-policy') ?? ''), 'no same-origin CSP on the page');
+      assert(html.headers.get('content-encoding') === 'gzip', 'page not gzipped for a gzip client');
+      const again = await fetch(`${server.url}demo/`, { headers: { 'if-none-match': html.headers.get('etag'), 'accept-encoding': 'gzip' } });
+      assert(again.status === 304, `revalidation with the ETag answered ${again.status}`);
     });
 
     await check('page loads and translates the example with the tiny model', async () => {
