@@ -13,11 +13,11 @@ const SPEEDS = [['900', 'slow'], ['450', 'normal'], ['150', 'fast']];
 export function createTimelineView(app) {
   const picker = headPicker(app, { blocks: ['cross'], idPrefix: 'tl', showBlock: false });
   const btn = (label, text, onclick) => el('button', { type: 'button', 'aria-label': label, title: label, onclick }, text);
-  const first = btn('First step', '|◀', () => go(0));
-  const back = btn('Previous step', '◀ step', () => go(cur() - 1));
+  const first = btn('First step', '|◀', () => { pause(); go(0); });
+  const back = btn('Previous step', '◀ step', () => { pause(); go(cur() - 1); });
   const play = btn('Play', '▶ Play', () => (timer ? pause() : start()));
-  const fwd = btn('Next step', 'step ▶', () => go(cur() + 1));
-  const last = btn('Last step', '▶|', () => go(total()));
+  const fwd = btn('Next step', 'step ▶', () => { pause(); go(cur() + 1); });
+  const last = btn('Last step', '▶|', () => { pause(); go(total()); });
   const range = el('input', { type: 'range', min: 0, max: 0, value: 0, step: 1, 'aria-label': 'Decoding step' });
   const speed = el('select', { 'aria-label': 'Playback speed' }, SPEEDS.map(([v, t]) => el('option', { value: v, text: t })));
   speed.value = '450';
