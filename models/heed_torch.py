@@ -223,3 +223,67 @@ def round_to_dtype(model, dtype, i8_min_elements=I8_MIN_ELEMENTS):
                     q, scale = quantise_rows(p)
                     p.copy_(q.float() * scale[:, None])
     return model
+
+
+# ---- import from a Heed model file (the inverse of write_heed) ----
+
+_NP_DTYPES = {"F32": np.float32, "F16": np.float16, "I8": np.int8, "U8": np.uint8}
+
+
+def read_heed(path):
+    """Returns (Seq2Seq with the file's weights, dequantised; tokenizer .model bytes; metadata).
+
+    Lets PyTorch run exactly the weights a shipped file holds (evaluation, agreement checks)."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    n = struct.unpack("<Q", raw[:8])[0]
+    header = json.loads(raw[8:8 + n])
+    data = raw[8 + n:]
+    meta = header.pop("__metadata__")
+
+    def tensor(name):
+        e = header[name]
+        a = np.frombuffer(data[e["data_offsets"][0]:e["data_offsets"][1]],
+                          dtype=_NP_DTYPES[e["dtype"]]).reshape(e["shape"])
+        if e["dtype"] == "I8":
+            return torch.from_numpy(a.astype(np.float32) * tensor(name + ".scale").numpy()[:, None])
+        return torch.from_numpy(a.astype(np.float32))
+
+    model = Seq2Seq(json.loads(meta["heed.config"]), dropout=0.0)
+    sd = model.state_dict()
+    for key in sd:
+        if key.endswith("in_proj_weight") or key.endswith("in_proj_bias"):
+            # why: nn.MultiheadAttention stacks q, k, v; Heed stores them as three tensors
+            layer = key.rsplit(".", 1)[0].replace("transformer.", "").replace("layers.", "")
+            layer = layer.replace("multihead_attn", "cross_attn")
+            kind = "weight" if key.endswith("weight") else "bias"
+            sd[key] = torch.cat([tensor("%s.%s.%s" % (layer, p, kind)) for p in "qkv"], 0)
+    for name in heed_tensors(model):
+        if name.split(".")[-2] not in ("q", "k", "v"):
+            sd[_state_name(name, model.cfg)] = tensor(name)
+    model.load_state_dict(sd)
+    model.eval()
+    return model, data[header["tokenizer.model"]["data_offsets"][0]:
+                       header["tokenizer.model"]["data_offsets"][1]], meta
+
+
+def _state_name(name, cfg):
+    """Heed tensor name -> nn.Transformer state_dict name (q/k/v handled by the caller)."""
+    if name == "embed.weight":
+        return "embed.weight"
+    if name == "logits.bias":
+        return "logits_bias"
+    parts = name.split(".")
+    if parts[0] in ("encoder", "decoder") and parts[1] == "ln":
+        return "transformer.%s.norm.%s" % (parts[0], parts[2])
+    side, idx, rest = parts[0], parts[1], parts[2:]
+    prefix = "transformer.%s.layers.%s." % (side, idx)
+    table = {"ln1": "norm1", "ln2": "norm2", "ln3": "norm3"}
+    if rest[0] in table:
+        return prefix + table[rest[0]] + "." + rest[1]
+    if rest[0] == "ffn":
+        return prefix + {"fc1": "linear1", "fc2": "linear2"}[rest[1]] + "." + rest[2]
+    if rest[1] == "o":
+        attn = "self_attn" if rest[0] == "self_attn" else "multihead_attn"
+        return prefix + attn + ".out_proj." + rest[2]
+    raise KeyError(name)

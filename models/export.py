@@ -1,0 +1,57 @@
+#!/usr/bin/python3
+"""Exports a training checkpoint to a Heed model file (models/README.md).
+
+What it is: checkpoint.pt + spm.model -> MODEL.heed (I8 by default: per-row int8 weights, so a
+6 M-parameter model ships in ~7 MB), with languages and training facts in the metadata.
+What it is not: training or evaluation (see train.py, evaluate.py).
+
+Usage: /usr/bin/python3 models/export.py --run models/runs/en-fr --out models/en-fr.heed
+"""
+import argparse
+import json
+import os
+import re
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from heed_torch import Seq2Seq, write_heed  # noqa: E402
+
+
+def load_checkpoint(run):
+    ckpt = torch.load(os.path.join(run, "checkpoint.pt"), map_location="cpu")
+    model = Seq2Seq(ckpt["config"], dropout=0.0)
+    model.load_state_dict(ckpt["model"])
+    model.eval()
+    return model, ckpt
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--run", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--dtype", default="I8", choices=["F32", "F16", "I8"])
+    args = ap.parse_args()
+    model, ckpt = load_checkpoint(args.run)
+    src, tgt = os.path.basename(os.path.normpath(args.run)).split("-")
+    with open(os.path.join(args.run, "spm.model"), "rb") as f:
+        spm_bytes = f.read()
+    log = open(os.path.join(args.run, "train.log")).read() if os.path.exists(
+        os.path.join(args.run, "train.log")) else ""
+    evals = re.findall(r"eval step (\d+) dev chrF ([\d.]+) BLEU ([\d.]+)", log)
+    meta = {
+        "heed.languages": {"source": src, "target": tgt},
+        "heed.name": "%s → %s (DDTP)" % (src, tgt),
+        "heed.training": {"steps": ckpt["step"], "epochs": ckpt["epoch"],
+                          "data": "Debian DDTP package descriptions, en-%s" % tgt,
+                          "last_dev_eval": evals[-1] if evals else None},
+    }
+    write_heed(args.out, model, spm_bytes, dtype=args.dtype, metadata=meta)
+    n = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    print("wrote %s (%d bytes, %d parameters, step %d)" % (
+        args.out, os.path.getsize(args.out), n, ckpt["step"]))
+
+
+if __name__ == "__main__":
+    main()
