@@ -198,7 +198,7 @@ void dot_rows(int N, int K, const float* a, int lda, const float* b, int ldb, co
 }  // namespace
 
 void gemm_f32_ref(int M, int N, int K, const float* a, int lda, const float* b, int ldb,
-                  bool b_transposed, const float* bias, float* c, int ldc, bool accumulate) {
+                  bool b_transposed, const float* bias, float* c, int ldc, bool accumulate) noexcept {
     for (int i = 0; i < M; ++i)
         for (int j = 0; j < N; ++j) {
             float s = bias ? bias[j] : 0.0f;
@@ -210,11 +210,11 @@ void gemm_f32_ref(int M, int N, int K, const float* a, int lda, const float* b, 
         }
 }
 
-std::size_t packed_b_size(int K, int N) {
+std::size_t packed_b_size(int K, int N) noexcept {
     return std::size_t((N + kGemmNr - 1) / kGemmNr) * kGemmNr * std::size_t(std::max(K, 0));
 }
 
-void pack_b_f32(int K, int N, const float* b, int ldb, bool b_transposed, float* packed) {
+void pack_b_f32(int K, int N, const float* b, int ldb, bool b_transposed, float* packed) noexcept {
     for (int j0 = 0; j0 < N; j0 += kGemmNr) {
         const int nc = std::min(kGemmNr, N - j0);
         float* dst = packed + ptrdiff_t(j0) * K;  // panel j0/8 starts at 8*K*(j0/8)
@@ -258,13 +258,13 @@ void pack_b_f32(int K, int N, const float* b, int ldb, bool b_transposed, float*
 }
 
 void gemm_f32_4x8_simd128(int M, int N, int K, const float* a, int lda, const float* packed_b,
-                          const float* bias, float* c, int ldc, bool accumulate) {
+                          const float* bias, float* c, int ldc, bool accumulate) noexcept {
     drive(M, N, K, a, lda, Panels{packed_b, kGemmNr, ptrdiff_t(kGemmNr) * K}, bias, c, ldc,
           accumulate);
 }
 
 void gemm_f32_nn_simd128(int M, int N, int K, const float* a, int lda, const float* b, int ldb,
-                         const float* bias, float* c, int ldc, bool accumulate, float* tail) {
+                         const float* bias, float* c, int ldc, bool accumulate, float* tail) noexcept {
     const int n8 = N - N % kGemmNr;
     drive(M, n8, K, a, lda, Panels{b, ldb, kGemmNr}, bias, c, ldc, accumulate);
     if (n8 == N || M <= 0) return;
@@ -274,7 +274,7 @@ void gemm_f32_nn_simd128(int M, int N, int K, const float* a, int lda, const flo
 }
 
 void gemm_f32_nt_dot_simd128(int M, int N, int K, const float* a, int lda, const float* b, int ldb,
-                             const float* bias, float* c, int ldc, bool accumulate) {
+                             const float* bias, float* c, int ldc, bool accumulate) noexcept {
     int i = 0;
     for (; i + 2 <= M; i += 2)
         dot_rows<2>(N, K, a + ptrdiff_t(i) * lda, lda, b, ldb, bias, c + ptrdiff_t(i) * ldc, ldc,

@@ -69,7 +69,7 @@ inline v128_t gelu_f32x4(v128_t x) {
 
 }  // namespace
 
-void softmax_row_f32(const float* x, int n, float* y) {
+void softmax_row_f32(const float* x, int n, float* y) noexcept {
     int i = 0;
     v128_t vmax = wasm_f32x4_splat(-std::numeric_limits<float>::infinity());
     for (; i + 4 <= n; i += 4) vmax = wasm_f32x4_max(vmax, wasm_v128_load(x + i));
@@ -102,7 +102,7 @@ void softmax_row_f32_ref(const float* x, int n, float* y) {
 }
 
 void layer_norm_row_f32(const float* x, int d, const float* gamma, const float* beta, float eps,
-                        float* y) {
+                        float* y) noexcept {
     int i = 0;
     v128_t vs = wasm_f32x4_splat(0.0f);
     for (; i + 4 <= d; i += 4) vs = wasm_f32x4_add(vs, wasm_v128_load(x + i));
@@ -142,7 +142,7 @@ void layer_norm_row_f32_ref(const float* x, int d, const float* gamma, const flo
         y[i] = float((x[i] - mean) * inv * (gamma ? gamma[i] : 1.0f) + (beta ? beta[i] : 0.0f));
 }
 
-void relu_f32(float* x, std::size_t n) {
+void relu_f32(float* x, std::size_t n) noexcept {
     const v128_t zero = wasm_f32x4_splat(0.0f);
     std::size_t i = 0;
     // why: pmax(0, v) = 0 < v ? v : 0 maps NaN and -0 to +0 exactly as the reference does
@@ -154,7 +154,7 @@ void relu_f32_ref(float* x, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) x[i] = x[i] > 0.0f ? x[i] : 0.0f;
 }
 
-void gelu_f32(float* x, std::size_t n) {
+void gelu_f32(float* x, std::size_t n) noexcept {
     std::size_t i = 0;
     for (; i + 4 <= n; i += 4) wasm_v128_store(x + i, gelu_f32x4(wasm_v128_load(x + i)));
     if (i < n) {  // why: the tail goes through the same vector code so every element agrees

@@ -9,26 +9,26 @@ namespace heed::kernels {
 
 /// y[i] = exp(x[i] - max x) / Σ exp(x - max x) over `n` >= 1 values with at least one finite
 /// one; -inf entries (masked keys) come out exactly 0. `y` may alias `x`. SIMD128.
-void softmax_row_f32(const float* x, int n, float* y);
+void softmax_row_f32(const float* x, int n, float* y) noexcept;
 /// Scalar reference for softmax_row_f32 (std::exp, double sum).
 void softmax_row_f32_ref(const float* x, int n, float* y);
 
 /// y = (x - mean) / sqrt(var + eps) * gamma + beta over `d` values (biased variance, two
 /// passes, as nn.LayerNorm). `gamma`/`beta` ([d]) may be null for 1 / 0. `y` may alias `x`.
 void layer_norm_row_f32(const float* x, int d, const float* gamma, const float* beta, float eps,
-                        float* y);
+                        float* y) noexcept;
 /// Scalar reference for layer_norm_row_f32 (double accumulation).
 void layer_norm_row_f32_ref(const float* x, int d, const float* gamma, const float* beta, float eps,
                             float* y);
 
 /// x[i] = max(x[i], 0) in place (NaN -> 0, like the reference).
-void relu_f32(float* x, std::size_t n);
+void relu_f32(float* x, std::size_t n) noexcept;
 /// Scalar reference for relu_f32.
 void relu_f32_ref(float* x, std::size_t n);
 
 /// x[i] = x[i]/2 · (1 + erf(x[i]/√2)) in place: exact (erf) GELU, PyTorch's default, with erf
 /// from a rational approximation (|error| < 2e-7).
-void gelu_f32(float* x, std::size_t n);
+void gelu_f32(float* x, std::size_t n) noexcept;
 /// Scalar reference for gelu_f32 (std::erf).
 void gelu_f32_ref(float* x, std::size_t n);
 

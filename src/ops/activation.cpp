@@ -1,18 +1,19 @@
-// relu, gelu (erf), swish (x * sigmoid(x)).
+// relu and gelu (erf) through the SIMD row kernels; swish (x * sigmoid(x)) scalar.
 #include "ops/activation.h"
 
 #include <cmath>
 
+#include "kernels/rowwise.h"
+
 namespace heed {
 
-void activate(float* x, std::size_t n, Activation act) {
+void activate(float* x, std::size_t n, Activation act) noexcept {
     switch (act) {
         case Activation::Relu:
-            for (std::size_t i = 0; i < n; ++i) x[i] = x[i] > 0 ? x[i] : 0.0f;
+            kernels::relu_f32(x, n);
             break;
         case Activation::Gelu:
-            for (std::size_t i = 0; i < n; ++i)
-                x[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] * 0.70710678118654752f));
+            kernels::gelu_f32(x, n);
             break;
         case Activation::Swish:
             for (std::size_t i = 0; i < n; ++i) x[i] = x[i] / (1.0f + std::exp(-x[i]));

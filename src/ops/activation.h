@@ -8,6 +8,6 @@
 namespace heed {
 
 /// x[i] = act(x[i]) for i < n. Gelu is the exact erf form (PyTorch's default "gelu").
-void activate(float* x, std::size_t n, Activation act);
+void activate(float* x, std::size_t n, Activation act) noexcept;
 
 }  // namespace heed

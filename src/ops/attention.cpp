@@ -166,7 +166,7 @@ xt::xtensor<std::uint8_t, 2> mask_matrix(const AttentionMask& mask, int Lq, int 
 // Softmax over the keys, w_ij = exp(e_ij) / Σ_j' exp(e_ij').
 // Source: seed 003 "α_i = exp(e_i) / Σ_j exp(e_j)"; seed 002 step 2. Masked entries (-inf)
 // get weight exactly 0 (seed 001: "a mask ... makes the attention weights 0").
-void masked_softmax_row(float* row, int n) {
+void masked_softmax_row(float* row, int n) noexcept {
     float mx = kNegInf;
     for (int j = 0; j < n; ++j) mx = row[j] > mx ? row[j] : mx;
     if (mx == kNegInf) {  // why: every key blocked; exp(-inf - -inf) would be NaN
@@ -229,7 +229,7 @@ AttentionResult attention(const Mat& q, const Mat& k, const Mat& v, ScoreFunctio
 // Source: seed 002 softmax(QKᵀ/√d_k)V; per-head slicing as in seed 000/003 split_heads.
 void attend_head(const float* q, int ldq, const float* k, int ldk, const float* v, int ldv, int Lq,
                  int Lk, int Dh, float scale, const std::uint8_t* key_padding, int causal_offset,
-                 float* probs, float* out, int ldo) {
+                 float* probs, float* out, int ldo) noexcept {
     if (Lq <= 0) return;
     if (Lk <= 0) {
         for (int i = 0; i < Lq; ++i)

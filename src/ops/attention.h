@@ -81,7 +81,7 @@ AttentionResult attention(const Mat& q, const Mat& k, const Mat& v, ScoreFunctio
 
 /// In-place softmax of one row of `n` scores where blocked entries hold -inf; a row with no
 /// finite score becomes all zeros. Does not allocate.
-void masked_softmax_row(float* row, int n);
+void masked_softmax_row(float* row, int n) noexcept;
 
 /// Hot path: scaled dot-product attention for one head over strided slices of packed
 /// [L, H*Dh] rows. probs [Lq*Lk] (caller's scratch) receives the weights, out (leading dim
@@ -90,6 +90,6 @@ void masked_softmax_row(float* row, int n);
 /// causal_offset. Fully masked rows give zero weights and zero output. Does not allocate.
 void attend_head(const float* q, int ldq, const float* k, int ldk, const float* v, int ldv, int Lq,
                  int Lk, int Dh, float scale, const std::uint8_t* key_padding, int causal_offset,
-                 float* probs, float* out, int ldo);
+                 float* probs, float* out, int ldo) noexcept;
 
 }  // namespace heed

@@ -12,6 +12,6 @@ struct LayerNorm {
 };
 
 /// out[r] = LN(x[r]) for each of `rows` rows of width `d`. `out` may alias `x`.
-void layer_norm(const float* x, int rows, int d, const LayerNorm& ln, float eps, float* out);
+void layer_norm(const float* x, int rows, int d, const LayerNorm& ln, float eps, float* out) noexcept;
 
 }  // namespace heed

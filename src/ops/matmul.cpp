@@ -35,7 +35,7 @@ PackedLinear::PackedLinear(const float* w, const float* bias, int out_features, 
     kernels::pack_b_f32(in_, out_, w, in_, /*b_transposed=*/true, packed_.data());
 }
 
-void PackedLinear::apply(const float* x, int rows, float* y) const {
+void PackedLinear::apply(const float* x, int rows, float* y) const noexcept {
     kernels::gemm_f32_4x8_simd128(rows, out_, in_, x, in_, packed_.data(), bias_.data(), y, out_,
                                   /*accumulate=*/false);
 }
@@ -47,7 +47,7 @@ Mat PackedLinear::operator()(const Mat& x) const {
 }
 
 void matmul_raw(const float* a, int lda, const float* b, int ldb, bool b_transposed, float* c,
-                int ldc, int M, int N, int K) {
+                int ldc, int M, int N, int K) noexcept {
     if (M <= 0 || N <= 0) return;
     if (b_transposed) {
         if (M < kPackMinRows || N < kernels::kGemmNr) {

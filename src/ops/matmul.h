@@ -20,7 +20,7 @@ public:
     int out_features() const { return out_; }
 
     /// y[rows, out] = x[rows, in]·Wᵀ + b. `y` must not alias `x`. Does not allocate.
-    void apply(const float* x, int rows, float* y) const;
+    void apply(const float* x, int rows, float* y) const noexcept;
     /// Convenience form for tests and cold paths (allocates the result).
     Mat operator()(const Mat& x) const;
 
@@ -33,7 +33,7 @@ private:
 /// c[M,N] = a[M,K]·b where b is [K,N] (or [N,K] read transposed when `b_transposed`).
 /// Leading dimensions allow strided head slices. Does not allocate.
 void matmul_raw(const float* a, int lda, const float* b, int ldb, bool b_transposed, float* c,
-                int ldc, int M, int N, int K);
+                int ldc, int M, int N, int K) noexcept;
 
 /// [M,K]·[K,N] -> [M,N]
 Mat matmul(const Mat& a, const Mat& b);
