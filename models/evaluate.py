@@ -9,7 +9,7 @@ What it is not: training; PyTorch is only needed for --pytorch (the agreement ch
 
 Usage:
   /usr/bin/python3 models/evaluate.py --model models/en-fr.heed --pair en-fr \
-      [--pytorch] [--beam 1] [--limit N] --report models/cards/en-fr.eval.json
+      [--pytorch N] [--beam 1] [--limit N] --report models/cards/en-fr.eval.json
 """
 import argparse
 import json
@@ -91,8 +91,9 @@ def main():
     ap.add_argument("--split", default="test")
     ap.add_argument("--data", default=os.path.join(HERE, "data"))
     ap.add_argument("--heed", default=os.path.join(HERE, "..", "build", "heed"))
-    ap.add_argument("--pytorch", action="store_true",
-                    help="also decode with PyTorch (greedy) and report the agreement")
+    ap.add_argument("--pytorch", type=int, default=0, metavar="N",
+                    help="also decode the first N sentences with PyTorch (greedy) and report "
+                         "the agreement with the C++ engine")
     ap.add_argument("--beam", type=int, default=1)
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--report")
@@ -113,7 +114,7 @@ def main():
                     for s, r, h in list(zip(sources, refs, hyps))[:10]],
     }
     if args.pytorch and args.beam == 1:
-        torch_out = pytorch_greedy(args.model, sources)
+        torch_out = pytorch_greedy(args.model, sources[:args.pytorch])
         same = ties = 0
         for (tids, margins), cids in zip(torch_out, ids):
             if tids == cids:
@@ -123,8 +124,9 @@ def main():
                      min(len(tids), len(cids)))
             if k < len(margins) and margins[k] < 1e-3:
                 ties += 1  # why: the two best logits tie within float noise at the split
-        report["pytorch_agreement"] = round(same / len(sources), 4)
-        report["pytorch_disagreements"] = len(sources) - same
+        report["pytorch_checked"] = len(torch_out)
+        report["pytorch_agreement"] = round(same / len(torch_out), 4)
+        report["pytorch_disagreements"] = len(torch_out) - same
         report["pytorch_disagreements_at_near_ties"] = ties
     print(json.dumps({k: v for k, v in report.items() if k != "samples"}, indent=1))
     if args.report:

@@ -4,19 +4,14 @@
 # tests (tests/browser/run.mjs) when present. Runs every stage, then fails if any stage failed.
 #
 #   bash scripts/test-all.sh       # npm test
-#   NATIVE_BUILD_DIR (default build-js; build under CI, which setup.sh has built already)
-#   JOBS (default 1 on a shared workstation; all cores under CI)
+#   NATIVE_BUILD_DIR (default build, which scripts/setup.sh has built already)
+#   JOBS (default: all cores)
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-if [ "${CI:-}" = true ]; then
-  native_dir="${NATIVE_BUILD_DIR:-build}"
-  jobs="${JOBS:-$(nproc)}"
-else
-  native_dir="${NATIVE_BUILD_DIR:-build-js}"
-  jobs="${JOBS:-1}"
-fi
+native_dir="${NATIVE_BUILD_DIR:-build}"
+jobs="${JOBS:-$(nproc)}"
 failed=()
 
 stage() {

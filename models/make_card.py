@@ -1,0 +1,129 @@
+#!/usr/bin/python3
+"""Writes a model card (models/cards/PAIR.md) from the evaluation report, the training log and
+the model file's header.
+
+What it is: bookkeeping, so every figure on a card comes from a file a script produced.
+What it is not: evaluation (models/evaluate.py) or training (models/train.py).
+
+Usage: /usr/bin/python3 models/make_card.py --pair en-fr
+"""
+import argparse
+import json
+import os
+import re
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def header(path):
+    with open(path, "rb") as f:
+        n = struct.unpack("<Q", f.read(8))[0]
+        return json.loads(f.read(n))
+
+
+def count_lines(path):
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return sum(1 for _ in f)
+
+
+def training_facts(log_path):
+    if not os.path.exists(log_path):
+        return {}
+    lines = open(log_path).read().splitlines()
+    steps = [(l[:8], int(m.group(1))) for l in lines for m in [re.search(r" step (\d+) ", l)] if m]
+    evals = re.findall(r"eval step (\d+) dev chrF ([\d.]+) BLEU ([\d.]+)", "\n".join(lines))
+    stages = sum(1 for l in lines if " start step " in l)
+    # wall time: sum over stages of (last - first timestamp), from the log's HH:MM:SS stamps
+    secs, prev = 0, None
+    for l in lines:
+        m = re.match(r"(\d\d):(\d\d):(\d\d) ", l)
+        if not m:
+            continue
+        t = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3))
+        if " start step " in l:
+            prev = t
+            continue
+        if prev is not None:
+            secs += (t - prev) % 86400
+        prev = t
+    return {"steps": steps[-1][1] if steps else 0, "stages": stages, "hours": secs / 3600,
+            "evals": evals}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pair", required=True)
+    args = ap.parse_args()
+    src, tgt = args.pair.split("-")
+    model_path = os.path.join(HERE, args.pair + ".heed")
+    h = header(model_path)
+    meta = h["__metadata__"]
+    cfg = json.loads(meta["heed.config"])
+    report = json.load(open(os.path.join(HERE, "cards", args.pair + ".eval.json")))
+    train = training_facts(os.path.join(HERE, "runs", args.pair, "train.log"))
+    data = os.path.join(HERE, "data")
+    counts = {part: count_lines(os.path.join(data, "%s.%s.%s" % (args.pair, part, src)))
+              for part in ("train", "dev", "test")}
+    d, f, v = cfg["d_model"], cfg["ffn_dim"], cfg["vocab_size"]
+    params = (v * d + cfg["encoder_layers"] * (4 * (d * d + d) + 2 * d * f + f + d + 4 * d)
+              + cfg["decoder_layers"] * (8 * (d * d + d) + 2 * d * f + f + d + 6 * d) + 4 * d)
+    out = []
+    out.append("# Heed %s → %s (`models/%s.heed`)\n" % (src, tgt, args.pair))
+    out.append("A small Transformer translation model trained on this project's machine (2 CPU "
+               "cores, no GPU) from real human translations.\n")
+    out.append("## Data\n")
+    out.append("- Debian package descriptions and their human translations (DDTP, Debian 12 "
+               "`Translation-en` / `Translation-%s` indexes), joined on `Description-md5`, "
+               "aligned by paragraph and sentence structure (`models/build_corpus.py`)." % tgt)
+    out.append("- Pairs: train %s, dev %s, test %s (split by a hash of the English side; the "
+               "test split is never trained on)." % (counts["train"], counts["dev"],
+                                                      counts["test"]))
+    out.append("- SentencePiece unigram, joint %s+%s vocabulary of %d pieces.\n" % (src, tgt, v))
+    out.append("## Architecture\n")
+    out.append("| | |\n|---|---|")
+    for k in ("d_model", "heads", "ffn_dim", "encoder_layers", "decoder_layers", "vocab_size",
+              "pre_norm", "activation", "positions", "tied_embeddings", "scale_embeddings"):
+        out.append("| %s | %s |" % (k, cfg[k]))
+    out.append("| parameters | %s |" % format(params, ","))
+    out.append("| file | %.2f MB (int8 per-row weights, f32 norms and biases, tokenizer "
+               "included) |\n" % (os.path.getsize(model_path) / 1e6))
+    out.append("## Training\n")
+    out.append("- Recipe: `models/train.py` (label smoothing 0.1, Adam β=(0.9, 0.98), peak lr "
+               "2e-3 with 200 warm-up steps then inverse square root, ~4k-token batches, pairs "
+               "under 64 pieces, dropout 0.1), one thread per model.")
+    out.append("- %d updates in %d stage(s), %.2f hours of wall time on this machine (shared "
+               "with the other model's training and with builds)." %
+               (train.get("steps", 0), train.get("stages", 0), train.get("hours", 0)))
+    if train.get("evals"):
+        out.append("- Dev chrF during training (greedy, 200 dev pairs): " + ", ".join(
+            "step %s: %s" % (s, c) for s, c, _ in train["evals"]) + ".")
+    out.append("")
+    out.append("## Evaluation (C++ engine, `models/evaluate.py`)\n")
+    out.append("| %s test, %d pairs, beam %d | BLEU | chrF |\n|---|---|---|" %
+               (args.pair, report["sentences"], report["beam"]))
+    out.append("| Heed | %.2f | %.2f |" % (report["bleu"], report["chrf"]))
+    out.append("| copy the source | %.2f | %.2f |\n" % (report["copy_source_bleu"],
+                                                        report["copy_source_chrf"]))
+    if "pytorch_agreement" in report:
+        out.append("PyTorch (`nn.Transformer` with the file's weights) and the C++ engine agree "
+                   "on %.2f%% of the %d test translations (greedy); of the %d that differ, %d "
+                   "split where the two best logits tie within 1e-3.\n" % (
+                       100 * report["pytorch_agreement"], report["pytorch_checked"],
+                       report["pytorch_disagreements"],
+                       report["pytorch_disagreements_at_near_ties"]))
+    out.append("## Ten sample translations (first ten test pairs)\n")
+    out.append("| source | reference | Heed |\n|---|---|---|")
+    for s in report["samples"]:
+        out.append("| %s | %s | %s |" % tuple(x.replace("|", "\\|") for x in
+                                             (s["source"], s["reference"], s["heed"])))
+    os.makedirs(os.path.join(HERE, "cards"), exist_ok=True)
+    with open(os.path.join(HERE, "cards", args.pair + ".md"), "w") as f:
+        f.write("\n".join(out) + "\n")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
