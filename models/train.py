@@ -7,6 +7,9 @@ What it is not: a general trainer (one GPU-less machine, one language pair per r
 
 Example (the shipped en-fr model):
   nice -n 10 /usr/bin/python3 models/train.py --pair en-fr --run models/runs/en-fr --minutes 120
+Continue from the committed weights-only checkpoint in a fresh clone:
+  /usr/bin/python3 models/train.py --pair en-fr --run models/runs/en-fr \
+      --init models/checkpoints/en-fr.f16.heed --minutes 120
 """
 import argparse
 import json
@@ -21,7 +24,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from heed_torch import Seq2Seq  # noqa: E402
+from heed_torch import Seq2Seq, read_heed  # noqa: E402
 from metrics import corpus_bleu, corpus_chrf  # noqa: E402
 
 
@@ -123,23 +126,43 @@ def main():
     ap.add_argument("--config", default="{}", help="JSON overrides of the model config")
     ap.add_argument("--eval-every", type=int, default=500)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--init", help="start from a weights-only checkpoint (a .heed file) when "
+                                   "--run has no checkpoint.pt")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     os.makedirs(args.run, exist_ok=True)
     src_lang, tgt_lang = args.pair.split("-")
-    sp = spm.SentencePieceProcessor(model_file=train_spm(args, src_lang, tgt_lang))
-
     ckpt_path = os.path.join(args.run, "checkpoint.pt")
     ckpt = torch.load(ckpt_path) if os.path.exists(ckpt_path) else None
-    cfg = ckpt["config"] if ckpt else dict(json.loads(args.config), vocab_size=sp.get_piece_size())
+    init = None
+    if args.init and not ckpt:
+        # why: a weights-only checkpoint (a Heed file) carries the tokenizer and the step count
+        init_model, tokenizer, meta = read_heed(args.init)
+        with open(os.path.join(args.run, "spm.model"), "wb") as f:
+            f.write(tokenizer)
+        init = (init_model, json.loads(meta.get("heed.training", "{}")))
+    sp = spm.SentencePieceProcessor(model_file=train_spm(args, src_lang, tgt_lang))
+
+    if ckpt:
+        cfg = ckpt["config"]
+    elif init:
+        cfg = init[0].cfg
+    else:
+        cfg = dict(json.loads(args.config), vocab_size=sp.get_piece_size())
     torch.manual_seed(args.seed)
     model = Seq2Seq(cfg)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98), eps=1e-9)
     step, epoch, seen = 0, 0, 0
+    rewarm_from = None
     if ckpt:
         model.load_state_dict(ckpt["model"])
         opt.load_state_dict(ckpt["opt"])
         step, epoch = ckpt["step"], ckpt["epoch"]
+        rewarm_from = ckpt.get("rewarm_from")
+    elif init:
+        model.load_state_dict(init[0].state_dict())
+        step, epoch = init[1].get("steps", 0), init[1].get("epochs", 0)
+        rewarm_from = step  # why: Adam's moments start empty again, so ramp the rate up anew
     nparams = sum(p.numel() for p in model.parameters() if p.requires_grad)
     log(args.run, "start step %d, %d params, config %s" % (step, nparams, json.dumps(model.cfg)))
 
@@ -157,7 +180,8 @@ def main():
     def save(batch_in_epoch):
         tmp = ckpt_path + ".tmp"
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step,
-                    "epoch": epoch, "batch_in_epoch": batch_in_epoch, "config": model.cfg}, tmp)
+                    "epoch": epoch, "batch_in_epoch": batch_in_epoch, "config": model.cfg,
+                    "rewarm_from": rewarm_from}, tmp)
         os.replace(tmp, ckpt_path)
 
     t_end = time.time() + args.minutes * 60
@@ -180,6 +204,8 @@ def main():
             t_out = pad([x + [c["eos_id"]] for x in t])
             step += 1
             lr = args.lr * min(step / args.warmup, math.sqrt(args.warmup / step))
+            if rewarm_from is not None:
+                lr *= min(1.0, (step - rewarm_from) / 100)
             for g in opt.param_groups:
                 g["lr"] = lr
             logits = model(s, t_in)
