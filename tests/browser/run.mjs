@@ -363,6 +363,25 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
       assert(bg !== 'rgb(244, 243, 240)', 'dark scheme not applied');
     });
 
+    for (const entry of entries.filter((e) => e !== tiny)) {
+      await check(`shipped model ${entry.id}: the page translates like the Node API`, async () => {
+        const t = await loadTranslator({ model: new Uint8Array(await readFile(path.join(modelsRoot, entry.file))) });
+        const want = await t.translate(TEXT, { beam: 1 });
+        t.dispose();
+        const p = await context.newPage();
+        watch(p);
+        const t0 = Date.now();
+        await p.goto(`${server.url}demo/#model=${encodeURIComponent(entry.id)}&text=${encodeURIComponent(TEXT)}`);
+        await settled(p);
+        const ms = Date.now() - t0;
+        const got = await p.evaluate(() => document.getElementById('output').dataset.text);
+        await shot(p, `11-${entry.id}`);
+        await p.close();
+        console.log(`     ${entry.id}: “${got}” (page load to translation ${ms} ms)`);
+        assert(got === want.text, `page says ${JSON.stringify(got)}, Node API says ${JSON.stringify(want.text)}`);
+      });
+    }
+
     await check('no console errors', async () => {
       const real = consoleErrors.filter((e) => !/test-broken\.heed/.test(e));
       assert(real.length === 0, real.join('\n'));
