@@ -19,6 +19,7 @@ export class MatrixView {
    * @param {string} [o.colAxis]      what a column is ("key")
    * @param {boolean} [o.rowSums]     draw each row's sum at the right
    * @param {number} [o.maxCell]      largest cell side in CSS px
+   * @param {number} [o.minCell]      smallest cell side (default 5; wider matrices scroll)
    * @param {number} [o.maxWidth]     cap on the drawing width
    * @param {boolean|'auto'} [o.values] print values in cells when they fit
    * @param {(i:number, j:number)=>void} [o.onCell]  cursor moved (hover, click or keys)
@@ -137,7 +138,7 @@ export class MatrixView {
     const sumsW = this.o.rowSums ? 56 : 0;
     const overhang = colW * Math.cos(LABEL_ANGLE);
     let cell = Math.floor((avail - rowW - sumsW - overhang - 8) / Math.max(1, cols));
-    cell = Math.max(5, Math.min(this.o.maxCell, cell));
+    cell = Math.max(this.o.minCell ?? 5, Math.min(this.o.maxCell, cell));
     if (cell < 13) {
       fontPx = Math.max(8, Math.min(12, cell));
       rowW = estimate(`${fontPx}px ${FONT}`, rowLabels) + 8;

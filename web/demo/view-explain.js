@@ -50,7 +50,7 @@ export function createExplainView(app) {
   function mv(role, opts) {
     let v = views.get(role);
     if (!v) {
-      v = new MatrixView({ maxCell: 26, ...opts,
+      v = new MatrixView({ maxCell: 26, minCell: 3, ...opts,
         onFocus: () => { primary = v; app.setActive(exportFor(v)); },
         onCell: (i, j) => { if (opts.follow) { qi = i; kj = j; querySel.value = String(i); showWorked(); syncHighlights(); } } });
       views.set(role, v);
@@ -183,6 +183,8 @@ export function createExplainView(app) {
         break;
       default: break;
     }
+    // why: model-width (D) matrices need the whole row; narrow ones sit side by side
+    mats.className = list.some((v) => v.m.cols > 64) ? 'stack' : 'grid2';
     mats.replaceChildren(...list.map((v) => v.element));
     primary = list.find((v) => v.o.follow) ?? list[list.length - 1];
     app.setActive(exportFor(primary));
