@@ -200,18 +200,16 @@ class App {
     document.documentElement.dataset.heed = 'translating';
     const t0 = performance.now();
     try {
-      // why: StepEvents carry no source pieces; a one-token run gives them for live labels.
-      let sourceTokens = null;
-      try {
-        const probe = await translator.translate(text, { maxLength: 1, signal: ctrl.signal });
-        sourceTokens = probe.sourceTokens;
-      } catch (err) { if (err?.code === 'ABORTED' || err?.code === 'BAD_INPUT') throw err; }
       this.result = null;
-      this.live = { sourceTokens, events: [] };
+      this.live = { sourceTokens: null, events: [] };
       this.views.timeline.startLive();
       const result = await translator.translate(text, {
         beam, attention: true, topK: 5, signal: ctrl.signal,
-        onStep: (ev) => { this.live.events.push(ev); this.views.timeline.liveStep(ev); },
+        onStep: (ev) => {
+          this.live.sourceTokens ??= ev.sourceTokens ?? null; // labels for the live cross-attention
+          this.live.events.push(ev);
+          this.views.timeline.liveStep(ev);
+        },
       });
       const ms = performance.now() - t0;
       if (ctrl.signal.aborted) return;
