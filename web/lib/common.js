@@ -1,6 +1,15 @@
 // Pieces shared by the in-thread façade (heed.js) and the worker client (heed-worker.js):
-// the error type, option validation, result shaping and the steps() iterator.
+// the error type, argument validation, result shaping and the steps() iterator.
 // Internal module (not in package.json "exports"); nothing runs at import.
+
+/** True under Node (and not in a browser page that happens to define `process`). */
+export const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string' &&
+  typeof window === 'undefined';
+
+/** Whether `where` begins with a URL scheme (`https:`, `file:`); a drive (`C:\`) is not one. */
+export function hasScheme(where) {
+  return /^[a-z][a-z0-9+.-]*:/i.test(where) && !/^[a-z]:[\\/]/i.test(where);
+}
 
 const CODES = new Set(['BAD_MODEL', 'BAD_INPUT', 'DISPOSED', 'NO_SIMD', 'ABORTED', 'LOAD_FAILED',
   'INTERNAL']);
@@ -94,7 +103,7 @@ export function checkLoadOptions(options, extra = []) {
 }
 
 /** Checks translate()'s text argument: a string or an array of strings. */
-export function checkTexts(text) {
+function checkTexts(text) {
   if (typeof text === 'string') return;
   if (!Array.isArray(text))
     throw badInput(`text must be a string or an array of strings, got ${describe(text)}`);
@@ -103,8 +112,21 @@ export function checkTexts(text) {
   });
 }
 
+/** Checks translate(text, options) and returns normalizeOptions(options). */
+export function checkTranslate(text, options) {
+  checkTexts(text);
+  const parsed = normalizeOptions(options);
+  if (Array.isArray(text) && parsed.onStep)
+    throw badInput('options.onStep needs a single text, not an array');
+  return parsed;
+}
+
 export function abortedError(signal) {
   return new HeedError('ABORTED', 'the translation was aborted', { cause: signal?.reason });
+}
+
+export function disposedError() {
+  return new HeedError('DISPOSED', 'this translator was disposed');
 }
 
 /** Where the string `where.block` sits in the engine's AttentionBlock enum. */
@@ -138,9 +160,10 @@ export function explainTokens(result, block) {
 /**
  * The steps() async generator over any translate(text, options) that supports onStep and
  * signal: yields each StepEvent, returns the TranslationResult. Leaving the loop early aborts
- * the translation.
+ * the translation. A `text` that is not one string rejects the first next().
  */
 export async function* stepsOf(translate, text, options) {
+  if (typeof text !== 'string') throw badInput(`steps() needs a string, got ${describe(text)}`);
   checkObject(options, 'options', true);
   const userSignal = options?.signal;
   const userOnStep = options?.onStep;

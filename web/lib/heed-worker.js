@@ -5,14 +5,11 @@
 // steps). Types: heed-worker.d.ts. Nothing runs at import.
 
 import {
-  HeedError, abortedError, badInput, checkExplain, checkLoadOptions, checkTexts, describe,
-  normalizeOptions, stepsOf,
+  HeedError, IS_NODE, abortedError, badInput, checkExplain, checkLoadOptions, checkTranslate,
+  describe, disposedError, hasScheme, stepsOf,
 } from './common.js';
 
 export { HeedError };
-
-const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string' &&
-  typeof window === 'undefined';
 
 // ---- the worker endpoint ---------------------------------------------------------------
 
@@ -103,7 +100,7 @@ class Client {
   }
 
   /** Stops the worker; pending calls reject with `error`. */
-  terminate(error = new HeedError('DISPOSED', 'this translator was disposed')) {
+  terminate(error = disposedError()) {
     if (this.#dead) return;
     this.#dead = error;
     this.#endpoint?.terminate();
@@ -155,7 +152,7 @@ async function portableModel(model) {
   if (model instanceof URL) return model.href;
   if (typeof model === 'string') {
     if (IS_NODE) {
-      if (/^[a-z][a-z0-9+.-]*:/i.test(model) && !/^[a-z]:[\\/]/i.test(model)) return model;
+      if (hasScheme(model)) return model;
       const { resolve } = await import(/* webpackIgnore: true */ 'node:path');
       return resolve(model);
     }
@@ -203,11 +200,8 @@ class WorkerTranslator {
   translate(text, options) {
     let parsed;
     try {
-      if (this.#disposed) throw new HeedError('DISPOSED', 'this translator was disposed');
-      checkTexts(text);
-      parsed = normalizeOptions(options);
-      if (Array.isArray(text) && parsed.onStep)
-        throw badInput('options.onStep needs a single text, not an array');
+      if (this.#disposed) throw disposedError();
+      parsed = checkTranslate(text, options);
       if (parsed.signal?.aborted) throw abortedError(parsed.signal);
     } catch (e) {
       return Promise.reject(e);
@@ -231,14 +225,12 @@ class WorkerTranslator {
   }
 
   steps(text, options) {
-    if (typeof text !== 'string')
-      return stepsOf(() => Promise.reject(badInput(`steps() needs a string, got ${describe(text)}`)));
     return stepsOf((t, o) => this.translate(t, o), text, options);
   }
 
   explainHead(result, where) {
     try {
-      if (this.#disposed) throw new HeedError('DISPOSED', 'this translator was disposed');
+      if (this.#disposed) throw disposedError();
       checkExplain(result, where);
     } catch (e) {
       return Promise.reject(e);

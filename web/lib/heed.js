@@ -3,14 +3,12 @@
 // the attention lab. Nothing runs at import. Not the worker client (heed-worker.js).
 
 import {
-  BLOCKS, HeedError, abortedError, badInput, checkExplain, checkLoadOptions, checkObject,
-  checkTexts, describe, explainTokens, normalizeOptions, shapeResult, stepsOf,
+  BLOCKS, HeedError, IS_NODE, abortedError, badInput, checkExplain, checkLoadOptions,
+  checkObject, checkTranslate, describe, disposedError, explainTokens, hasScheme, shapeResult,
+  stepsOf,
 } from './common.js';
 
 export { HeedError };
-
-const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string' &&
-  typeof window === 'undefined';
 
 // ---- environment -----------------------------------------------------------------------
 
@@ -53,8 +51,7 @@ async function locate(where, what) {
   if (typeof where !== 'string' || where === '')
     throw badInput(`${what} must be a URL or a non-empty string, got ${describe(where)}`);
   try {
-    const hasScheme = /^[a-z][a-z0-9+.-]*:/i.test(where) && !/^[a-z]:[\\/]/i.test(where);
-    if (IS_NODE && !hasScheme) {
+    if (IS_NODE && !hasScheme(where)) {
       const { pathToFileURL, resolve } = await node();
       return pathToFileURL(resolve(where));
     }
@@ -244,10 +241,6 @@ function stepEvent(step, partial) {
   };
 }
 
-function disposedError() {
-  return new HeedError('DISPOSED', 'this translator was disposed');
-}
-
 class Translator {
   #handle;
   #queue = Promise.resolve();
@@ -264,10 +257,7 @@ class Translator {
     let parsed;
     try {
       if (this.#disposed) throw disposedError();
-      checkTexts(text);
-      parsed = normalizeOptions(options);
-      if (Array.isArray(text) && parsed.onStep)
-        throw badInput('options.onStep needs a single text, not an array');
+      parsed = checkTranslate(text, options);
     } catch (e) {
       return Promise.reject(e);
     }
@@ -275,8 +265,6 @@ class Translator {
   }
 
   steps(text, options) {
-    if (typeof text !== 'string')
-      return stepsOf(() => Promise.reject(badInput(`steps() needs a string, got ${describe(text)}`)));
     return stepsOf((t, o) => this.translate(t, o), text, options);
   }
 
