@@ -3,30 +3,17 @@
 // The .wasm and the page's own files rely on HTTP caching: the server sends an ETag and
 // `Cache-Control: no-cache`, so the browser revalidates them and gets 304 Not Modified.
 
+import { readBody } from '../lib/common.js';
+
 const CACHE = 'heed-models-v1';
 
 /** Reads a Response body into one Uint8Array, reporting (fraction, bytes). */
 async function readWithProgress(res, expected, onProgress) {
   const total = Number(res.headers.get('content-length')) || expected || NaN;
-  if (!res.body) {
-    const buf = new Uint8Array(await res.arrayBuffer());
-    onProgress?.(1, buf.length);
-    return buf;
-  }
-  const reader = res.body.getReader();
-  const chunks = [];
-  let n = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    n += value.length;
-    onProgress?.(Number.isFinite(total) ? Math.min(1, n / total) : NaN, n);
-  }
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const c of chunks) { out.set(c, o); o += c.length; }
-  return out;
+  const bytes = await readBody(res, (n) =>
+    onProgress?.(Number.isFinite(total) ? Math.min(1, n / total) : NaN, n));
+  if (!res.body) onProgress?.(1, bytes.length);  // not streamed: no chunk was reported
+  return bytes;
 }
 
 /**

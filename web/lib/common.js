@@ -1,6 +1,6 @@
 // Pieces shared by the in-thread façade (heed.js) and the worker client (heed-worker.js):
-// the error type, argument validation, result shaping and the steps() iterator.
-// Internal module (not in package.json "exports"); nothing runs at import.
+// the error type, argument validation, result shaping, the steps() iterator, and the body
+// reader the demo's model store uses too. Internal (not in "exports"); nothing runs at import.
 
 /** True under Node (and not in a browser page that happens to define `process`). */
 export const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string' &&
@@ -227,4 +227,26 @@ export function transferables(value, out = new Set()) {
   else if (value && typeof value === 'object')
     for (const v of Object.values(value)) transferables(v, out);
   return out;
+}
+
+/**
+ * Reads a fetch Response's body into one Uint8Array, calling onChunk(bytesSoFar) after each
+ * streamed chunk (never when the body is not a stream). Progress policy is the caller's.
+ */
+export async function readBody(response, onChunk) {
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const chunks = [];
+  let loaded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.length;
+    onChunk(loaded);
+  }
+  const bytes = new Uint8Array(loaded);
+  let at = 0;
+  for (const c of chunks) { bytes.set(c, at); at += c.length; }
+  return bytes;
 }

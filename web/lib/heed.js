@@ -4,8 +4,8 @@
 
 import {
   BLOCKS, HeedError, IS_NODE, abortedError, badInput, checkExplain, checkLoadOptions,
-  checkObject, checkTranslate, describe, disposedError, explainTokens, hasScheme, shapeResult,
-  stepsOf,
+  checkObject, checkTranslate, describe, disposedError, explainTokens, hasScheme, readBody,
+  shapeResult, stepsOf,
 } from './common.js';
 
 export { HeedError };
@@ -86,26 +86,11 @@ async function readBytes(url, what, onProgress) {
     // why: with a content-encoding, content-length counts compressed bytes, not what we read
     const total = length !== null && !response.headers.get('content-encoding')
       ? Number(length) : NaN;
-    if (!response.body) {
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      report(1, bytes.length);
-      return bytes;
-    }
-    const reader = response.body.getReader();
-    const chunks = [];
-    let loaded = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      loaded += value.length;
+    const bytes = await readBody(response, (loaded) => {
       if (loaded < total) report(loaded / total, loaded);
       else if (Number.isNaN(total)) report(NaN, loaded);
-    }
-    const bytes = new Uint8Array(loaded);
-    let at = 0;
-    for (const c of chunks) { bytes.set(c, at); at += c.length; }
-    report(1, loaded);
+    });
+    report(1, bytes.length);
     return bytes;
   } catch (e) {
     if (e && e[USER_ERROR] !== undefined) throw e[USER_ERROR];
