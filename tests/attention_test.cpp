@@ -7,14 +7,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
-#include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 #include <xtensor/xio.hpp>
 
+#include "attention_goldens.h"
 #include "core/error.h"
 #include "ops/linear_attention.h"
 #include "ops/matmul.h"
@@ -24,102 +22,20 @@
 namespace heed {
 namespace {
 
-using nlohmann::json;
+using namespace test;  // the golden readers and EXPECT_REF's comparison
 constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr double kRtol = 1e-5, kAtol = 1e-6;  // vs float64 references from float32 inputs
 
-// ---- golden loading -----------------------------------------------------------------------
+// ---- golden loading and comparison (the shared readers: attention_goldens.h) --------------
 
-const json& goldens() {
-    static const json doc =
-        json::parse(test::read_text(std::string(HEED_TEST_DATA) + "/attention_goldens.json"));
-    return doc;
-}
-
+/// The case called `name` in one section of the golden file.
 const json& case_named(const char* section, const std::string& name) {
     for (const json& c : goldens()[section])
         if (c["name"] == name) return c;
     throw std::runtime_error(std::string("no golden case ") + section + "/" + name);
 }
 
-/// JSON [[...]] -> Mat; null (the generator's -inf) -> -inf.
-Mat to_mat(const json& j) {
-    const std::size_t rows = j.size(), cols = rows ? j[0].size() : 0;
-    Mat m = Mat::from_shape({rows, cols});
-    for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t c = 0; c < cols; ++c)
-            m(r, c) = j[r][c].is_null() ? -kInf : j[r][c].get<float>();
-    return m;
-}
-
-Vec to_vec(const json& j) {
-    Vec v = Vec::from_shape({j.size()});
-    for (std::size_t i = 0; i < j.size(); ++i) v(i) = j[i].get<float>();
-    return v;
-}
-
-AttentionMask to_mask(const json& j) {
-    static const std::map<std::string, MaskKind> kinds = {{"none", MaskKind::None},
-                                                          {"causal", MaskKind::Causal},
-                                                          {"key_padding", MaskKind::KeyPadding},
-                                                          {"local_window", MaskKind::LocalWindow},
-                                                          {"custom", MaskKind::Custom}};
-    AttentionMask m;
-    m.kind = kinds.at(j["kind"].get<std::string>());
-    m.window = j["window"].get<int>();
-    m.causal_offset = j["causal_offset"].get<int>();
-    m.key_padding = j["key_padding"].get<std::vector<std::uint8_t>>();
-    if (m.kind == MaskKind::Custom) {
-        const Mat c = to_mat(j["custom"]);
-        m.custom = xt::cast<std::uint8_t>(c);
-    }
-    return m;
-}
-
-ScoreFunction to_score(const std::string& s) {
-    if (s == "dot") return ScoreFunction::Dot;
-    if (s == "scaled_dot") return ScoreFunction::ScaledDot;
-    if (s == "general") return ScoreFunction::General;
-    if (s == "additive") return ScoreFunction::Additive;
-    throw std::runtime_error("unknown score " + s);
-}
-
-// ---- comparison, with a running record of the worst error against PyTorch -----------------
-
-struct ErrorRecord : ::testing::Environment {
-    double max_abs = 0, max_rel = 0;
-    int compared = 0;
-    void TearDown() override {
-        std::printf(
-            "[attention_test] %d tensors vs PyTorch: max abs err %.3g, max rel err %.3g "
-            "(rel over |ref| >= 1e-3)\n",
-            compared, max_abs, max_rel);
-    }
-};
-ErrorRecord* const g_errors =
-    static_cast<ErrorRecord*>(::testing::AddGlobalTestEnvironment(new ErrorRecord));
-
-/// allclose that also accepts matching -inf entries (masked scores) and records the error.
-::testing::AssertionResult close_to_ref(const Mat& got, const Mat& want) {
-    if (got.shape() != want.shape()) return ::testing::AssertionFailure() << "shape mismatch";
-    Mat g = got, w = want;
-    for (std::size_t i = 0; i < g.size(); ++i) {
-        const bool gi = std::isinf(g.flat(i)) && g.flat(i) < 0;
-        const bool wi = std::isinf(w.flat(i)) && w.flat(i) < 0;
-        if (gi != wi)
-            return ::testing::AssertionFailure() << "-inf mismatch at flat index " << i << ": got "
-                                                 << g.flat(i) << ", want " << w.flat(i);
-        if (gi) g.flat(i) = w.flat(i) = 0;
-        const double d = std::fabs(double(g.flat(i)) - double(w.flat(i)));
-        g_errors->max_abs = std::max(g_errors->max_abs, d);
-        if (std::fabs(w.flat(i)) >= 1e-3)
-            g_errors->max_rel = std::max(g_errors->max_rel, d / std::fabs(double(w.flat(i))));
-    }
-    ++g_errors->compared;
-    return test::allclose(g, w, kRtol, kAtol);
-}
-
-#define EXPECT_REF(got, want) EXPECT_TRUE(close_to_ref(got, want))
+ErrorRecord* const g_errors = add_error_record("attention_test");
+#define EXPECT_REF(got, want) EXPECT_TRUE(close_to_ref(got, want, *g_errors))
 
 bool all_finite(const Mat& m) {
     return std::all_of(m.begin(), m.end(), [](float x) { return std::isfinite(x); });

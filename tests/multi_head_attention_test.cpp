@@ -7,13 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <limits>
-#include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "attention_goldens.h"
 #include "core/error.h"
 #include "ops/attention.h"
 #include "ops/matmul.h"
@@ -22,59 +19,12 @@
 namespace heed {
 namespace {
 
-using nlohmann::json;
-constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr double kRtol = 1e-5, kAtol = 1e-6;  // vs float64 references from float32 inputs
+using namespace test;  // the golden readers and EXPECT_REF's comparison
 
-// ---- golden loading (the same small readers as attention_test.cpp) -----------------------
+// ---- golden loading and comparison (the shared readers: attention_goldens.h) --------------
 
-const json& goldens() {
-    static const json doc =
-        json::parse(test::read_text(std::string(HEED_TEST_DATA) + "/attention_goldens.json"));
-    return doc;
-}
-
-/// JSON nested lists -> row-major floats (null = -inf) and the shape.
-void flatten(const json& j, std::vector<float>& out, std::vector<std::size_t>& shape,
-             std::size_t depth = 0) {
-    if (!j.is_array()) {
-        out.push_back(j.is_null() ? -kInf : j.get<float>());
-        return;
-    }
-    if (shape.size() == depth) shape.push_back(j.size());
-    for (const json& e : j) flatten(e, out, shape, depth + 1);
-}
-
-template <class T>
-T to_tensor(const json& j) {
-    std::vector<float> flat;
-    std::vector<std::size_t> shape;
-    flatten(j, flat, shape);
-    typename T::shape_type s{};
-    if (shape.size() != s.size()) throw std::runtime_error("golden has the wrong rank");
-    std::copy(shape.begin(), shape.end(), s.begin());
-    T t = T::from_shape(s);
-    std::copy(flat.begin(), flat.end(), t.begin());
-    return t;
-}
-
-Mat to_mat(const json& j) { return to_tensor<Mat>(j); }
-Tensor3 to_t3(const json& j) { return to_tensor<Tensor3>(j); }
-
-AttentionMask to_mask(const json& j) {
-    static const std::map<std::string, MaskKind> kinds = {{"none", MaskKind::None},
-                                                          {"causal", MaskKind::Causal},
-                                                          {"key_padding", MaskKind::KeyPadding},
-                                                          {"local_window", MaskKind::LocalWindow},
-                                                          {"custom", MaskKind::Custom}};
-    AttentionMask m;
-    m.kind = kinds.at(j["kind"].get<std::string>());
-    m.window = j["window"].get<int>();
-    m.causal_offset = j["causal_offset"].get<int>();
-    m.key_padding = j["key_padding"].get<std::vector<std::uint8_t>>();
-    if (m.kind == MaskKind::Custom) m.custom = xt::cast<std::uint8_t>(to_mat(j["custom"]));
-    return m;
-}
+ErrorRecord* const g_errors = add_error_record("multi_head_attention_test");
+#define EXPECT_REF(got, want) EXPECT_TRUE(close_to_ref(got, want, *g_errors))
 
 PackedLinear linear(const json& c, const char* w, const char* b) {
     const Mat wm = to_mat(c[w]);
@@ -87,43 +37,6 @@ MultiHeadAttentionWeights weights_of(const json& c) {
             linear(c, "wo", "bo"), c["heads"].get<int>()};
 }
 
-// ---- comparison, with a running record of the worst error against PyTorch -----------------
-
-struct ErrorRecord : ::testing::Environment {
-    double max_abs = 0, max_rel = 0;
-    int compared = 0;
-    void TearDown() override {
-        std::printf(
-            "[multi_head_attention_test] %d tensors vs PyTorch: max abs err %.3g, max "
-            "rel err %.3g (rel over |ref| >= 1e-3)\n",
-            compared, max_abs, max_rel);
-    }
-};
-ErrorRecord* const g_errors =
-    static_cast<ErrorRecord*>(::testing::AddGlobalTestEnvironment(new ErrorRecord));
-
-/// allclose that also accepts matching -inf entries (masked scores) and records the error.
-template <class A, class B>
-::testing::AssertionResult close_to_ref(const A& got, const B& want) {
-    if (got.shape() != want.shape()) return ::testing::AssertionFailure() << "shape mismatch";
-    A g = got;
-    B w = want;
-    for (std::size_t i = 0; i < g.size(); ++i) {
-        const bool gi = std::isinf(g.flat(i)) && g.flat(i) < 0;
-        const bool wi = std::isinf(w.flat(i)) && w.flat(i) < 0;
-        if (gi != wi) return ::testing::AssertionFailure() << "-inf mismatch at flat index " << i;
-        if (gi) g.flat(i) = w.flat(i) = 0;
-        const double d = std::fabs(double(g.flat(i)) - double(w.flat(i)));
-        g_errors->max_abs = std::max(g_errors->max_abs, d);
-        if (std::fabs(w.flat(i)) >= 1e-3)
-            g_errors->max_rel = std::max(g_errors->max_rel, d / std::fabs(double(w.flat(i))));
-    }
-    ++g_errors->compared;
-    return test::allclose(g, w, kRtol, kAtol);
-}
-
-#define EXPECT_REF(got, want) EXPECT_TRUE(close_to_ref(got, want))
-
 // ---- nn.MultiheadAttention goldens --------------------------------------------------------
 
 TEST(MultiHeadGolden, MatchesTorchWithEveryIntermediate) {
@@ -131,10 +44,9 @@ TEST(MultiHeadGolden, MatchesTorchWithEveryIntermediate) {
     ASSERT_GE(cases.size(), 6u);
     for (const json& c : cases) {
         SCOPED_TRACE(c["name"].get<std::string>() + " (" + c["source"].get<std::string>() + ")");
-        const ScoreFunction score =
-            c["score"] == "dot" ? ScoreFunction::Dot : ScoreFunction::ScaledDot;
-        const MultiHeadResult r = multi_head_attention(to_mat(c["x_q"]), to_mat(c["x_kv"]),
-                                                       weights_of(c), to_mask(c["mask"]), score);
+        const MultiHeadResult r =
+            multi_head_attention(to_mat(c["x_q"]), to_mat(c["x_kv"]), weights_of(c),
+                                 to_mask(c["mask"]), to_score(c["score"].get<std::string>()));
         EXPECT_REF(r.q_heads, to_t3(c["q_heads"]));
         EXPECT_REF(r.k_heads, to_t3(c["k_heads"]));
         EXPECT_REF(r.v_heads, to_t3(c["v_heads"]));
