@@ -5,44 +5,23 @@
 
 #include <chrono>
 #include <cstdint>
-#include <cstring>
 #include <iostream>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "proto_writer.h"
 #include "test_util.h"
 #include "tokenizer/proto_reader.h"
 #include "tokenizer/tokenizer.h"
 
 namespace {
 
-// --- a tiny protobuf writer, only to build model variants ------------------------------------
+// --- model variants are built with the protobuf writer of proto_writer.h --------------------
 
-std::string varint(std::uint64_t v) {
-    std::string out;
-    while (v >= 0x80) {
-        out.push_back(char((v & 0x7F) | 0x80));
-        v >>= 7;
-    }
-    out.push_back(char(v));
-    return out;
-}
-std::string varint_field(int field, std::uint64_t v) {
-    return varint(std::uint64_t(field) << 3) + varint(v);
-}
-std::string bytes_field(int field, const std::string& b) {
-    return varint((std::uint64_t(field) << 3) | 2) + varint(b.size()) + b;
-}
-std::string piece_field(const std::string& text, float score, int type) {
-    std::string body = bytes_field(1, text);
-    body += varint((2 << 3) | 5);
-    char raw[4];
-    std::memcpy(raw, &score, 4);
-    body.append(raw, 4);
-    body += varint_field(3, std::uint64_t(type));
-    return bytes_field(1, body);
-}
+using heed::test::bytes_field;
+using heed::test::piece_field;
+using heed::test::varint_field;
 
 // --- corpus ---------------------------------------------------------------------------------
 

@@ -4,11 +4,11 @@
 #include "tokenizer/tokenizer.h"
 
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
+#include "proto_writer.h"
 #include "test_util.h"
 #include "tokenizer/normalizer.h"
 #include "tokenizer/proto_reader.h"
@@ -36,30 +36,11 @@ const Tokenizer& en_fr() {
     return tok;
 }
 
-// --- a tiny protobuf writer for hand-built models ---------------------------------------------
+// --- hand-built models (with the protobuf writer of proto_writer.h) ----------------------------
 
-std::string varint(std::uint64_t v) {
-    std::string out;
-    while (v >= 0x80) {
-        out.push_back(char((v & 0x7F) | 0x80));
-        v >>= 7;
-    }
-    out.push_back(char(v));
-    return out;
-}
-std::string varint_field(int field, std::uint64_t v) {
-    return varint(std::uint64_t(field) << 3) + varint(v);
-}
-std::string bytes_field(int field, const std::string& b) {
-    return varint((std::uint64_t(field) << 3) | 2) + varint(b.size()) + b;
-}
-std::string piece_field(const std::string& text, float score, int type = 1) {
-    std::string body = bytes_field(1, text) + varint((2 << 3) | 5);
-    char raw[4];
-    std::memcpy(raw, &score, 4);
-    body.append(raw, 4);
-    return bytes_field(1, body + varint_field(3, std::uint64_t(type)));
-}
+using heed::test::bytes_field;
+using heed::test::piece_field;
+using heed::test::varint_field;
 
 /// <unk> plus the given (piece, score) pairs; no charsmap, so normalisation only handles spaces.
 std::string tiny_model(const std::vector<std::pair<std::string, float>>& pieces,
