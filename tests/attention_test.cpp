@@ -13,7 +13,6 @@
 #include <xtensor/xio.hpp>
 
 #include "attention_goldens.h"
-#include "core/error.h"
 #include "ops/linear_attention.h"
 #include "ops/matmul.h"
 #include "ops/positional_encoding.h"
@@ -305,16 +304,6 @@ TEST(AttentionMask, RowsOfWeightsSumToOne) {
 }
 
 // ---- validation ---------------------------------------------------------------------------
-
-template <class F>
-std::string error_of(F&& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no heed::Error)";
-}
 
 TEST(AttentionErrors, ShapesAndParametersAreChecked) {
     const Mat q = xt::ones<float>({2, 4}), k = xt::ones<float>({3, 4}), v = xt::ones<float>({3, 5});

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -23,6 +22,7 @@ namespace heed {
 namespace {
 
 using nlohmann::json;
+using test::error_of;
 
 // ---- a tiny writer: header JSON + data section, laid out like write_heed() ----
 
@@ -112,15 +112,6 @@ std::string edited(Edit edit) {
     Writer w = valid_writer();
     edit(w.header);
     return w.build();
-}
-
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
 }
 
 // ---- valid files ----

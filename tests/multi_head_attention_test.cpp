@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "attention_goldens.h"
-#include "core/error.h"
 #include "ops/attention.h"
 #include "ops/matmul.h"
 #include "test_util.h"
@@ -152,16 +151,6 @@ TEST(SeedExamples, Seed002TwoHeadsKeyDim2ValueDim3) {
 }
 
 // ---- validation ---------------------------------------------------------------------------
-
-template <class F>
-std::string error_of(F&& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no heed::Error)";
-}
 
 TEST(MultiHeadErrors, ShapesAreChecked) {
     const json& c = goldens()["mha"][0];

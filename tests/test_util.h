@@ -1,5 +1,5 @@
 // Test helpers shared by the suite: tolerant float comparison that names the worst element,
-// and small file readers for goldens. Not a framework.
+// small file readers for goldens, and the message of an expected heed::Error. Not a framework.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "core/error.h"
 
 namespace heed::test {
 
@@ -50,6 +52,17 @@ inline std::string read_text(const std::string& path) {
     std::ostringstream s;
     s << f.rdbuf();
     return s.str();
+}
+
+/// The what() of the heed::Error that f() throws, or "(no heed::Error)" if it returns.
+template <class F>
+std::string error_of(F&& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(no heed::Error)";
 }
 
 }  // namespace heed::test
