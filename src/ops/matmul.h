@@ -31,7 +31,8 @@ private:
 };
 
 /// c[M,N] = a[M,K]·b where b is [K,N] (or [N,K] read transposed when `b_transposed`).
-/// Leading dimensions allow strided head slices. Does not allocate.
+/// Leading dimensions allow strided head slices. Large products pack B into a per-thread
+/// scratch buffer that grows to the largest shape seen, then never allocates again.
 void matmul_raw(const float* a, int lda, const float* b, int ldb, bool b_transposed, float* c,
                 int ldc, int M, int N, int K) noexcept;
 
