@@ -125,6 +125,10 @@ def main():
     ap.add_argument("--warmup", type=int, default=200)
     ap.add_argument("--config", default="{}", help="JSON overrides of the model config")
     ap.add_argument("--eval-every", type=int, default=500)
+    ap.add_argument("--stop-step", type=int, default=0,
+                    help="end training at this step (0: run until --minutes)")
+    ap.add_argument("--cooldown", type=int, default=0,
+                    help="decay the rate linearly to zero over the last N steps before --stop-step")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--init", help="start from a weights-only checkpoint (a .heed file) when "
                                    "--run has no checkpoint.pt")
@@ -187,7 +191,7 @@ def main():
     t_end = time.time() + args.minutes * 60
     t_save = time.time()
     model.train()
-    while time.time() < t_end:
+    while time.time() < t_end and not (args.stop_step and step >= args.stop_step):
         rng = random.Random(args.seed * 1000 + epoch)
         batches = make_batches(pairs, args.max_tokens, rng)
         skip = ckpt.get("batch_in_epoch", 0) if ckpt else 0
@@ -195,7 +199,7 @@ def main():
         for bi, batch in enumerate(batches):
             if bi < skip:
                 continue
-            if time.time() >= t_end:
+            if time.time() >= t_end or (args.stop_step and step >= args.stop_step):
                 save(bi)
                 break
             s = pad([pairs[i][0] for i in batch])
@@ -206,6 +210,8 @@ def main():
             lr = args.lr * min(step / args.warmup, math.sqrt(args.warmup / step))
             if rewarm_from is not None:
                 lr *= min(1.0, (step - rewarm_from) / 100)
+            if args.stop_step and args.cooldown:
+                lr *= min(1.0, (args.stop_step - step + 1) / args.cooldown)
             for g in opt.param_groups:
                 g["lr"] = lr
             logits = model(s, t_in)
