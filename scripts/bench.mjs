@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SENTENCES, WORDS } from '../bench/sentences.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -25,27 +26,6 @@ const defaultModel = ['en-fr.heed', 'en-de.heed', 'tiny/tiny.heed']
   .map((m) => path.join(ROOT, 'models', m)).find((m) => existsSync(m));
 const MODEL = path.resolve(value('--model', defaultModel));
 const SECONDS = Number(value('--seconds', '2'));
-
-// why: the native CLI's built-in set (src/cli/main.cpp), so both sides time the same work
-const SENTENCES = [
-  'This package contains the development files for the library.',
-  'A simple text editor for the terminal.',
-  'It provides a command-line interface to manage virtual machines.',
-  'The program reads a configuration file and starts the server.',
-  'This is a dummy package to ease the transition.',
-  'Documentation for the Python bindings is included in this package.',
-  'The library supports reading and writing images in many formats.',
-  'A fast and lightweight window manager for the X Window System.',
-  'This tool converts audio files between different formats.',
-  'It can be used to monitor network traffic in real time.',
-  'The plugin adds support for spell checking in several languages.',
-  'Shared library for accessing the database from C programs.',
-  'This package provides the command-line utilities.',
-  'The game features several levels and a level editor.',
-  'Fonts for displaying mathematical formulas on the screen.',
-  'A graphical front-end to manage software packages.',
-];
-const WORDS = SENTENCES.reduce((n, s) => n + s.split(/\s+/).filter(Boolean).length, 0);
 
 const MODES = [
   { name: 'greedy, one sentence at a time', beam: 1, batched: false },

@@ -30,6 +30,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-web';
 import { loadTranslator } from '../../web/lib/heed.js';
+import { SENTENCES, WORDS } from '../sentences.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -41,27 +42,6 @@ const value = (name, fallback) => {
 const ONNX = path.resolve(value('--onnx', path.join(HERE, 'onnx')));
 const ROUNDS = Number(value('--rounds', '7'));
 const SKIP_GEMM = args.includes('--skip-gemm');
-
-// why: the native CLI's kBenchSentences (src/cli/main.cpp), as scripts/bench.mjs uses them
-const SENTENCES = [
-  'This package contains the development files for the library.',
-  'A simple text editor for the terminal.',
-  'It provides a command-line interface to manage virtual machines.',
-  'The program reads a configuration file and starts the server.',
-  'This is a dummy package to ease the transition.',
-  'Documentation for the Python bindings is included in this package.',
-  'The library supports reading and writing images in many formats.',
-  'A fast and lightweight window manager for the X Window System.',
-  'This tool converts audio files between different formats.',
-  'It can be used to monitor network traffic in real time.',
-  'The plugin adds support for spell checking in several languages.',
-  'Shared library for accessing the database from C programs.',
-  'This package provides the command-line utilities.',
-  'The game features several levels and a level editor.',
-  'Fonts for displaying mathematical formulas on the screen.',
-  'A graphical front-end to manage software packages.',
-];
-const WORDS = SENTENCES.reduce((n, s) => n + s.split(/\s+/).filter(Boolean).length, 0);
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
