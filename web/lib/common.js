@@ -129,6 +129,22 @@ export function disposedError() {
   return new HeedError('DISPOSED', 'this translator was disposed');
 }
 
+/**
+ * How every public call of a translator begins: after dispose() it rejects DISPOSED; when
+ * `check()` throws it rejects with that error (never throws synchronously); else it returns
+ * `start(what check() returned)`.
+ */
+export function guarded(disposed, check, start) {
+  let checked;
+  try {
+    if (disposed) throw disposedError();
+    checked = check();
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return start(checked);
+}
+
 /** Where the string `where.block` sits in the engine's AttentionBlock enum. */
 export const BLOCKS = ['encoder', 'decoder', 'cross'];
 

@@ -6,7 +6,7 @@
 
 import {
   HeedError, IS_NODE, abortedError, badInput, checkExplain, checkLoadOptions, checkTranslate,
-  describe, disposedError, hasScheme, stepsOf,
+  describe, disposedError, guarded, hasScheme, stepsOf,
 } from './common.js';
 
 export { HeedError };
@@ -198,14 +198,15 @@ class WorkerTranslator {
   }
 
   translate(text, options) {
-    let parsed;
-    try {
-      if (this.#disposed) throw disposedError();
-      parsed = checkTranslate(text, options);
+    return guarded(this.#disposed, () => {
+      const parsed = checkTranslate(text, options);
       if (parsed.signal?.aborted) throw abortedError(parsed.signal);
-    } catch (e) {
-      return Promise.reject(e);
-    }
+      return parsed;
+    }, (parsed) => this.#start(text, parsed));
+  }
+
+  /** Posts a checked translate call; an abort signal cancels it in the worker. */
+  #start(text, parsed) {
     const { engine, onStep, signal } = parsed;
     const flag = signal ? sharedFlag() : undefined;
     const { id, promise } = this.#client.call({
@@ -229,18 +230,14 @@ class WorkerTranslator {
   }
 
   explainHead(result, where) {
-    try {
-      if (this.#disposed) throw disposedError();
-      checkExplain(result, where);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    const { sourceIds, targetIds, sourceTokens, targetTokens } = result;
-    return this.#client.call({
-      type: 'explain',
-      result: { sourceIds, targetIds, sourceTokens, targetTokens },
-      where: { block: where.block, layer: where.layer, head: where.head },
-    }).promise;
+    return guarded(this.#disposed, () => checkExplain(result, where), () => {
+      const { sourceIds, targetIds, sourceTokens, targetTokens } = result;
+      return this.#client.call({
+        type: 'explain',
+        result: { sourceIds, targetIds, sourceTokens, targetTokens },
+        where: { block: where.block, layer: where.layer, head: where.head },
+      }).promise;
+    });
   }
 
   /** Terminates the worker (and with it the WASM memory). Pending calls reject DISPOSED. */

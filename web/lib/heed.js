@@ -4,8 +4,8 @@
 
 import {
   BLOCKS, HeedError, IS_NODE, abortedError, badInput, checkExplain, checkLoadOptions,
-  checkObject, checkTranslate, describe, disposedError, explainTokens, hasScheme, readBody,
-  shapeResult, stepsOf,
+  checkObject, checkTranslate, describe, disposedError, explainTokens, guarded, hasScheme,
+  readBody, shapeResult, stepsOf,
 } from './common.js';
 
 export { HeedError };
@@ -239,14 +239,8 @@ class Translator {
   }
 
   translate(text, options) {
-    let parsed;
-    try {
-      if (this.#disposed) throw disposedError();
-      parsed = checkTranslate(text, options);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return this.#run(() => this.#translate(text, parsed));
+    return guarded(this.#disposed, () => checkTranslate(text, options),
+      (parsed) => this.#run(() => this.#translate(text, parsed)));
   }
 
   steps(text, options) {
@@ -254,17 +248,11 @@ class Translator {
   }
 
   explainHead(result, where) {
-    try {
-      if (this.#disposed) throw disposedError();
-      checkExplain(result, where);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return this.#run(() => ({
+    return guarded(this.#disposed, () => checkExplain(result, where), () => this.#run(() => ({
       ...unwrap(this.#handle.explainHead(result.sourceIds, result.targetIds,
         BLOCKS.indexOf(where.block), where.layer, where.head)),
       ...explainTokens(result, where.block),
-    }));
+    })));
   }
 
   dispose() {
