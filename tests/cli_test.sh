@@ -10,6 +10,9 @@ out=$("$heed" translate -m "$model" --max-length 20 "A simple text editor" "This
 check "two texts give two lines" '[ "$(printf "%s\n" "$out" | wc -l)" = 2 ]'
 check "greedy output is the golden" '[ "$(printf "%s\n" "$out" | head -1)" = "Une égumentation de calisémentation de che" ]'
 
+ids=$("$heed" translate -m "$model" --max-length 20 --ids "A simple text editor")
+check "--ids: the text, one tab, then the target ids" '[ "$(printf "%s" "$ids" | cut -f1)" = "Une égumentation de calisémentation de che" ] && printf "%s" "$ids" | grep -Pq "^[^\t]*\t[0-9]+( [0-9]+)*$"'
+
 out=$(printf 'A simple text editor\n\nThis package\n' | "$heed" translate -m "$model" 2>"$tmp/err"); rc=$?
 check "stdin: one output line per input line" '[ "$(printf "%s\n" "$out" | wc -l)" = 3 ]'
 check "stdin: empty line is an error naming the line" 'grep -q "line 2: empty text" "$tmp/err" && [ $rc = 1 ]'

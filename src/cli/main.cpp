@@ -119,7 +119,8 @@ int run_translate(const Args& a, const heed::Translator& tr) {
             heed::Translation t = tr.translate({texts[i]}, a.options).at(0);
             std::cout << t.text;
             if (a.ids)
-                for (int id : t.target_ids) std::cout << (&id == &t.target_ids[0] ? "\t" : " ") << id;
+                for (std::size_t k = 0; k < t.target_ids.size(); ++k)
+                    std::cout << (k == 0 ? '\t' : ' ') << t.target_ids[k];
             std::cout << "\n";
             if (a.options.return_attention) all.push_back(translation_json(texts[i], t));
         } catch (const Error& e) {
