@@ -164,6 +164,29 @@ def main():
                     f.write("".join(r[idx] + "\n" for r in rows))
         print("en-%s: train %d dev %d test %d" % (lang, len(out["train"]), len(out["dev"]),
                                                   len(out["test"])), file=sys.stderr)
+    compare_checksums(args.out, args.langs.split(","))
+
+
+CHECKSUMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus.sha256")
+
+
+def compare_checksums(out, langs):
+    """Says whether the files just written are the corpus the shipped models were trained on
+    (models/corpus.sha256, `sha256sum` format); DDTP changes as Debian does, so they may not be."""
+    want = {}
+    if os.path.exists(CHECKSUMS):
+        for line in open(CHECKSUMS):
+            digest, name = line.split()
+            want[name] = digest
+    for name in sorted(os.listdir(out)):
+        if not name.startswith(tuple("en-%s." % l for l in langs)):
+            continue
+        with open(os.path.join(out, name), "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        verdict = ("same as the shipped models' corpus" if want.get(name) == digest else
+                   "DIFFERS from models/corpus.sha256 (DDTP has changed since)" if name in want
+                   else "not in models/corpus.sha256")
+        print("%s %s: %s" % (digest[:12], name, verdict), file=sys.stderr)
 
 
 if __name__ == "__main__":
