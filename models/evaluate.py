@@ -9,7 +9,7 @@ What it is not: training; PyTorch is only needed for --pytorch (the agreement ch
 
 Usage:
   /usr/bin/python3 models/evaluate.py --model models/en-fr.heed --pair en-fr \
-      [--pytorch N] [--beam 1] [--limit N] --report models/cards/en-fr.eval.json
+      [--pytorch N] [--beams 1 4] [--limit N] --report models/cards/en-fr.eval.json
 """
 import argparse
 import json
@@ -92,35 +92,49 @@ def main():
     ap.add_argument("--data", default=os.path.join(HERE, "data"))
     ap.add_argument("--heed", default=os.path.join(HERE, "..", "build", "heed"))
     ap.add_argument("--pytorch", type=int, default=0, metavar="N",
-                    help="also decode the first N sentences with PyTorch (greedy) and report "
-                         "the agreement with the C++ engine")
-    ap.add_argument("--beam", type=int, default=1)
+                    help="also decode N sentences (spread over the split) with PyTorch, greedy, "
+                         "and report the agreement with the C++ engine's greedy output")
+    ap.add_argument("--beams", type=int, nargs="+", default=[1, 4],
+                    help="beam sizes to evaluate (1 = greedy); the first is the card's headline")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--report")
     args = ap.parse_args()
     src_lang, tgt_lang = args.pair.split("-")
     base = os.path.join(args.data, "%s.%s." % (args.pair, args.split))
     sources, refs = read(base + src_lang, args.limit), read(base + tgt_lang, args.limit)
-    hyps, ids, secs = run_engine(args.heed, args.model, sources, args.beam)
     words = sum(len(s.split()) for s in sources)
     report = {
         "model": os.path.basename(args.model), "pair": args.pair, "split": args.split,
-        "sentences": len(sources), "beam": args.beam,
-        "bleu": round(corpus_bleu(hyps, refs)[0], 2), "chrf": round(corpus_chrf(hyps, refs), 2),
+        "sentences": len(sources), "words": words,
         "copy_source_bleu": round(corpus_bleu(sources, refs)[0], 2),
         "copy_source_chrf": round(corpus_chrf(sources, refs), 2),
-        "cli_seconds": round(secs, 1), "cli_words_per_second": round(words / secs, 1),
-        "samples": [{"source": s, "reference": r, "heed": h}
-                    for s, r, h in list(zip(sources, refs, hyps))[:10]],
+        "results": [],
     }
-    if args.pytorch and args.beam == 1:
-        torch_out = pytorch_greedy(args.model, sources[:args.pytorch])
+    outputs = {}
+    for beam in args.beams:
+        hyps, ids, secs = run_engine(args.heed, args.model, sources, beam)
+        outputs[beam] = (hyps, ids)
+        report["results"].append({
+            "beam": beam, "bleu": round(corpus_bleu(hyps, refs)[0], 2),
+            "chrf": round(corpus_chrf(hyps, refs), 2), "cli_seconds": round(secs, 1),
+            "cli_words_per_second": round(words / secs, 1)})
+    # why: the splits are sorted, so the first pairs are not typical; take ten spread evenly
+    picks = [i * len(sources) // 10 for i in range(min(10, len(sources)))]
+    report["samples"] = [dict({"source": sources[i], "reference": refs[i]},
+                              **{"beam %d" % b: outputs[b][0][i] for b in args.beams})
+                         for i in picks]
+    if args.pytorch and 1 in outputs:
+        # an even spread of the split too, for the same reason
+        n = min(args.pytorch, len(sources))
+        chosen = [i * len(sources) // n for i in range(n)]
+        torch_out = pytorch_greedy(args.model, [sources[i] for i in chosen])
         same = ties = 0
-        for (tids, margins), cids in zip(torch_out, ids):
+        for (tids, margins), i in zip(torch_out, chosen):
+            cids = outputs[1][1][i]
             if tids == cids:
                 same += 1
                 continue
-            k = next((i for i, (a, b) in enumerate(zip(tids, cids)) if a != b),
+            k = next((j for j, (a, b) in enumerate(zip(tids, cids)) if a != b),
                      min(len(tids), len(cids)))
             if k < len(margins) and margins[k] < 1e-3:
                 ties += 1  # why: the two best logits tie within float noise at the split

@@ -14,6 +14,8 @@ import re
 import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# the schedule the shipped models were trained with (train.py --stop-step / --cooldown)
+STOP_STEP, COOLDOWN = 3600, 900
 
 
 def header(path):
@@ -92,8 +94,9 @@ def main():
                "included) |\n" % (os.path.getsize(model_path) / 1e6))
     out.append("## Training\n")
     out.append("- Recipe: `models/train.py` (label smoothing 0.1, Adam β=(0.9, 0.98), peak lr "
-               "2e-3 with 200 warm-up steps then inverse square root, ~4k-token batches, pairs "
-               "under 64 pieces, dropout 0.1), one thread per model.")
+               "2e-3 with 200 warm-up steps then inverse square root, decayed linearly to zero over "
+               "the last %d of %d steps, ~4k-token batches, pairs "
+               "under 64 pieces, dropout 0.1), one thread per model." % (COOLDOWN, STOP_STEP))
     out.append("- %d updates in %d stage(s), %.2f hours of wall time on this machine (shared "
                "with the other model's training and with builds)." %
                (train.get("steps", 0), train.get("stages", 0), train.get("hours", 0)))
@@ -101,12 +104,36 @@ def main():
         out.append("- Dev chrF during training (greedy, 200 dev pairs): " + ", ".join(
             "step %s: %s" % (s, c) for s, c, _ in train["evals"]) + ".")
     out.append("")
+    out.append("## Reproduce\n")
+    out.append("From a clean clone, after `bash scripts/setup.sh` (which builds `build/heed`):\n")
+    out.append("```sh")
+    out.append("/usr/bin/python3 models/build_corpus.py          # compares with models/corpus.sha256")
+    out.append("nice /usr/bin/python3 models/train.py --pair %s --run models/runs/%s \\" %
+               (args.pair, args.pair))
+    out.append("    --minutes 600 --stop-step %d --cooldown %d     # re-run the same command to resume"
+               % (STOP_STEP, COOLDOWN))
+    out.append("/usr/bin/python3 models/export.py --run models/runs/%s --out models/%s.heed"
+               % (args.pair, args.pair))
+    out.append("/usr/bin/python3 models/evaluate.py --model models/%s.heed --pair %s \\"
+               % (args.pair, args.pair))
+    out.append("    --pytorch %d --report models/cards/%s.eval.json"
+               % (report.get("pytorch_checked", 0), args.pair))
+    out.append("/usr/bin/python3 models/make_card.py --pair %s" % args.pair)
+    out.append("```\n")
+    out.append("Training stops at a time limit (`--minutes`) and resumes from "
+               "`models/runs/%s/checkpoint.pt` (weights, optimizer state, position in the epoch), "
+               "so the stages this model was trained in are equivalent to one run; dropout noise "
+               "is not replayed, so a rerun lands near, not exactly on, these figures.\n"
+               % args.pair)
     out.append("## Evaluation (C++ engine, `models/evaluate.py`)\n")
-    out.append("| %s test, %d pairs, beam %d | BLEU | chrF |\n|---|---|---|" %
-               (args.pair, report["sentences"], report["beam"]))
-    out.append("| Heed | %.2f | %.2f |" % (report["bleu"], report["chrf"]))
-    out.append("| copy the source | %.2f | %.2f |\n" % (report["copy_source_bleu"],
-                                                        report["copy_source_chrf"]))
+    out.append("| %s test, %d pairs | BLEU | chrF | words/s (CLI, one thread) |\n"
+               "|---|---|---|---|" % (args.pair, report["sentences"]))
+    for r in report["results"]:
+        out.append("| Heed, %s | %.2f | %.2f | %.0f |" % (
+            "greedy" if r["beam"] == 1 else "beam %d" % r["beam"], r["bleu"], r["chrf"],
+            r["cli_words_per_second"]))
+    out.append("| copy the source | %.2f | %.2f | |\n" % (report["copy_source_bleu"],
+                                                          report["copy_source_chrf"]))
     if "pytorch_agreement" in report:
         out.append("PyTorch (`nn.Transformer` with the file's weights) and the C++ engine agree "
                    "on %.2f%% of the %d test translations (greedy); of the %d that differ, %d "
@@ -114,11 +141,13 @@ def main():
                        100 * report["pytorch_agreement"], report["pytorch_checked"],
                        report["pytorch_disagreements"],
                        report["pytorch_disagreements_at_near_ties"]))
-    out.append("## Ten sample translations (first ten test pairs)\n")
-    out.append("| source | reference | Heed |\n|---|---|---|")
+    out.append("## Ten sample translations (spread evenly over the sorted test split)\n")
+    systems = [k for k in report["samples"][0] if k.startswith("beam ")]
+    out.append("| source | reference | %s |\n|---|---|%s" % (
+        " | ".join("Heed, " + ("greedy" if k == "beam 1" else k) for k in systems), "---|" * len(systems)))
     for s in report["samples"]:
-        out.append("| %s | %s | %s |" % tuple(x.replace("|", "\\|") for x in
-                                             (s["source"], s["reference"], s["heed"])))
+        out.append("| %s |" % " | ".join(s[k].replace("|", "\\|") for k in
+                                         ["source", "reference"] + systems))
     os.makedirs(os.path.join(HERE, "cards"), exist_ok=True)
     with open(os.path.join(HERE, "cards", args.pair + ".md"), "w") as f:
         f.write("\n".join(out) + "\n")

@@ -169,6 +169,7 @@ def main():
         rewarm_from = step  # why: Adam's moments start empty again, so ramp the rate up anew
     nparams = sum(p.numel() for p in model.parameters() if p.requires_grad)
     log(args.run, "start step %d, %d params, config %s" % (step, nparams, json.dumps(model.cfg)))
+    log(args.run, "arguments: %s" % " ".join(sys.argv[1:]))
 
     src = read(os.path.join(args.data, "%s.train.%s" % (args.pair, src_lang)))
     tgt = read(os.path.join(args.data, "%s.train.%s" % (args.pair, tgt_lang)))
