@@ -375,10 +375,12 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
         await settled(p);
         const ms = Date.now() - t0;
         const got = await p.evaluate(() => document.getElementById('output').dataset.text);
+        const about = await p.textContent('#model-about');
         await shot(p, `11-${entry.id}`);
         await p.close();
         console.log(`     ${entry.id}: “${got}” (page load to translation ${ms} ms)`);
         assert(got === want.text, `page says ${JSON.stringify(got)}, Node API says ${JSON.stringify(want.text)}`);
+        assert(about === entry.about, `the page does not say what the model was trained on: ${about}`);
       });
     }
 

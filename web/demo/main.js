@@ -134,6 +134,9 @@ class App {
     box.hidden = false;
     bar.value = 0;
     txt.textContent = `Loading ${entry.name ?? id}…`;
+    const about = $('model-about');
+    about.textContent = typeof entry.about === 'string' ? entry.about : '';
+    about.hidden = !about.textContent;
     this.status(`Loading ${entry.name ?? id}…`);
     document.documentElement.dataset.heed = 'loading';
     const t0 = performance.now();
