@@ -50,17 +50,6 @@ def train_spm(args, src_lang, tgt_lang):
         character_coverage=0.9995, pad_id=0, unk_id=1, bos_id=2, eos_id=3,
         num_threads=args.threads)
     return prefix + ".model"
-    files = [os.path.join(args.data, "%s.train.%s" % (args.pair, l)) for l in (src_lang, tgt_lang)]
-    spm.SentencePieceTrainer.train(
-        input=",".join(files), model_prefix=prefix, vocab_size=args.vocab, model_type="unigram",
-        character_coverage=0.9995, pad_id=0, unk_id=1, bos_id=2, eos_id=3,
-        input_sentence_size=400000, shuffle_input_sentence=True, num_threads=args.threads,
-        random_seed=7 if hasattr(spm, "set_random_generator_seed") else None) \
-        if False else spm.SentencePieceTrainer.train(
-        input=",".join(files), model_prefix=prefix, vocab_size=args.vocab, model_type="unigram",
-        character_coverage=0.9995, pad_id=0, unk_id=1, bos_id=2, eos_id=3,
-        num_threads=args.threads)
-    return prefix + ".model"
 
 
 def make_batches(pairs, max_tokens, rng):
