@@ -15,7 +15,11 @@ import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # the schedule the shipped models were trained with (train.py --stop-step / --cooldown)
-STOP_STEP, COOLDOWN = 3600, 900
+STOP_STEP, COOLDOWN = 3200, 800
+# why: the first stage's log (steps 0 to ~1620, session 1) was not kept; these are the figures
+# the session-1 note recorded for it. Later stages log to models/cards/PAIR.train.log.
+FIRST_STAGE = {"hours": 2.33, "note": "steps 0 to {init} ran in an earlier stage of about 2.3 "
+                                      "hours whose log was not kept"}
 
 
 def header(path):
@@ -51,7 +55,9 @@ def training_facts(log_path):
         if prev is not None:
             secs += (t - prev) % 86400
         prev = t
+    firsts = [int(m.group(1)) for l in lines for m in [re.search(r" start step (\d+)", l)] if m]
     return {"steps": steps[-1][1] if steps else 0, "stages": stages, "hours": secs / 3600,
+            "first_step": firsts[0] if firsts else 0,
             "evals": evals}
 
 
@@ -65,7 +71,7 @@ def main():
     meta = h["__metadata__"]
     cfg = json.loads(meta["heed.config"])
     report = json.load(open(os.path.join(HERE, "cards", args.pair + ".eval.json")))
-    train = training_facts(os.path.join(HERE, "runs", args.pair, "train.log"))
+    train = training_facts(os.path.join(HERE, "cards", args.pair + ".train.log"))
     data = os.path.join(HERE, "data")
     counts = {part: count_lines(os.path.join(data, "%s.%s.%s" % (args.pair, part, src)))
               for part in ("train", "dev", "test")}
@@ -97,9 +103,13 @@ def main():
                "2e-3 with 200 warm-up steps then inverse square root, decayed linearly to zero over "
                "the last %d of %d steps, ~4k-token batches, pairs "
                "under 64 pieces, dropout 0.1), one thread per model." % (COOLDOWN, STOP_STEP))
-    out.append("- %d updates in %d stage(s), %.2f hours of wall time on this machine (shared "
-               "with the other model's training and with builds)." %
-               (train.get("steps", 0), train.get("stages", 0), train.get("hours", 0)))
+    out.append("- %d updates, %.1f hours of wall time on this machine in all (shared with the "
+               "other model's training and with builds); %s; the stage from step %d on resumed "
+               "from that stage's int8 weights with a fresh optimizer (`--init`, 100 steps of "
+               "re-warm-up) and its log is `models/cards/%s.train.log`." %
+               (train.get("steps", 0), train.get("hours", 0) + FIRST_STAGE["hours"],
+                FIRST_STAGE["note"].format(init=train.get("first_step", 0)),
+                train.get("first_step", 0), args.pair))
     if train.get("evals"):
         out.append("- Dev chrF during training (greedy, 200 dev pairs): " + ", ".join(
             "step %s: %s" % (s, c) for s, c, _ in train["evals"]) + ".")
