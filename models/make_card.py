@@ -15,7 +15,7 @@ import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # the schedule the shipped models were trained with (train.py --stop-step / --cooldown)
-STOP_STEP, COOLDOWN = 3200, 800
+STOP_STEP, COOLDOWN = 4200, 1000
 # why: the first stage's log (steps 0 to ~1620, session 1) was not kept; these are the figures
 # the session-1 note recorded for it. Later stages log to models/cards/PAIR.train.log.
 FIRST_STAGE = {"hours": 2.33, "note": "steps 0 to {init} ran in an earlier stage of about 2.3 "
