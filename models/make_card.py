@@ -14,8 +14,10 @@ import re
 import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# the schedule the shipped models were trained with (train.py --stop-step / --cooldown)
-STOP_STEP, COOLDOWN = 4200, 1000
+# the schedules the shipped models were trained with (train.py --stop-step / --cooldown), in
+# order; a second entry is a warm restart: the rate jumps back to the inverse-square-root value
+# and decays to zero again
+SCHEDULES = {"en-fr": [(4200, 1000)], "en-de": [(4200, 1000), (4700, 500)]}
 # why: the first stage's log (steps 0 to ~1620, session 1) was not kept; these are the figures
 # the session-1 note recorded for it. Later stages log to models/cards/PAIR.train.log.
 FIRST_STAGE = {"hours": 2.33, "note": "steps 0 to {init} ran in an earlier stage of about 2.3 "
@@ -100,9 +102,10 @@ def main():
                "included) |\n" % (os.path.getsize(model_path) / 1e6))
     out.append("## Training\n")
     out.append("- Recipe: `models/train.py` (label smoothing 0.1, Adam β=(0.9, 0.98), peak lr "
-               "2e-3 with 200 warm-up steps then inverse square root, decayed linearly to zero over "
-               "the last %d of %d steps, ~4k-token batches, pairs "
-               "under 64 pieces, dropout 0.1), one thread per model." % (COOLDOWN, STOP_STEP))
+               "2e-3 with 200 warm-up steps then inverse square root, %s, ~4k-token batches, pairs "
+               "under 64 pieces, dropout 0.1), one thread per model." % "; then ".join(
+                   "decayed linearly to zero over the %d steps up to step %d" % (c, s)
+                   for s, c in SCHEDULES[args.pair]))
     out.append("- %d updates, %.1f hours of wall time on this machine in all (shared with the "
                "other model's training and with builds); %s; the stage from step %d on resumed "
                "from that stage's int8 weights with a fresh optimizer (`--init`, 100 steps of "
@@ -118,10 +121,11 @@ def main():
     out.append("From a clean clone, after `bash scripts/setup.sh` (which builds `build/heed`):\n")
     out.append("```sh")
     out.append("/usr/bin/python3 models/build_corpus.py          # compares with models/corpus.sha256")
-    out.append("nice /usr/bin/python3 models/train.py --pair %s --run models/runs/%s \\" %
-               (args.pair, args.pair))
-    out.append("    --minutes 600 --stop-step %d --cooldown %d     # re-run the same command to resume"
-               % (STOP_STEP, COOLDOWN))
+    for stop, cooldown in SCHEDULES[args.pair]:
+        out.append("nice /usr/bin/python3 models/train.py --pair %s --run models/runs/%s \\" %
+                   (args.pair, args.pair))
+        out.append("    --minutes 600 --stop-step %d --cooldown %d     # re-run to resume"
+                   % (stop, cooldown))
     out.append("/usr/bin/python3 models/export.py --run models/runs/%s --out models/%s.heed"
                % (args.pair, args.pair))
     out.append("/usr/bin/python3 models/evaluate.py --model models/%s.heed --pair %s \\"
@@ -132,7 +136,8 @@ def main():
     out.append("```\n")
     out.append("Training stops at a time limit (`--minutes`) and resumes from "
                "`models/runs/%s/checkpoint.pt` (weights, optimizer state, position in the epoch), "
-               "so the stages this model was trained in are equivalent to one run; dropout noise "
+               "so stages add up to one run (the `--init` restart above is the exception: it "
+               "rebuilt the optimizer state); dropout noise "
                "is not replayed, so a rerun lands near, not exactly on, these figures.\n"
                % args.pair)
     out.append("## Evaluation (C++ engine, `models/evaluate.py`)\n")
