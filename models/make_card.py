@@ -17,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # the schedules the shipped models were trained with (train.py --stop-step / --cooldown), in
 # order; a second entry is a warm restart: the rate jumps back to the inverse-square-root value
 # and decays to zero again
-SCHEDULES = {"en-fr": [(4200, 1000)], "en-de": [(4200, 1000), (4700, 500)]}
+SCHEDULES = {"en-fr": [(4200, 1000)], "en-de": [(4200, 1000), (4700, 500), (7700, 1200)]}
 # why: the first stage's log (steps 0 to ~1620, session 1) was not kept; these are the figures
 # the session-1 note recorded for it. Later stages log to models/cards/PAIR.train.log.
 FIRST_STAGE = {"hours": 2.33, "note": "steps 0 to {init} ran in an earlier stage of about 2.3 "
@@ -58,8 +58,11 @@ def training_facts(log_path):
             secs += (t - prev) % 86400
         prev = t
     firsts = [int(m.group(1)) for l in lines for m in [re.search(r" start step (\d+)", l)] if m]
+    # a stage started with --init rebuilt the optimizer from the weights alone
+    inits = [firsts[i] for i, l in enumerate(l for l in lines if " arguments: " in l)
+             if "--init" in l and i < len(firsts)]
     return {"steps": steps[-1][1] if steps else 0, "stages": stages, "hours": secs / 3600,
-            "first_step": firsts[0] if firsts else 0,
+            "first_step": firsts[0] if firsts else 0, "inits": inits,
             "evals": evals}
 
 
@@ -106,12 +109,15 @@ def main():
                "under 64 pieces, dropout 0.1), one thread per model." % "; then ".join(
                    "decayed linearly to zero over the %d steps up to step %d" % (c, s)
                    for s, c in SCHEDULES[args.pair]))
+    inits = train.get("inits") or [train.get("first_step", 0)]
     out.append("- %d updates, %.1f hours of wall time on this machine in all (shared with the "
-               "other model's training and with builds); %s; the stage from step %d on resumed "
-               "from that stage's int8 weights with a fresh optimizer (`--init`, 100 steps of "
-               "re-warm-up) and its log is `models/cards/%s.train.log`." %
+               "other model's training and with builds); %s; at step%s %s training resumed from "
+               "the weights alone with a fresh optimizer (`--init`, 100 steps of re-warm-up), "
+               "elsewhere from full checkpoints; the log from step %d on is "
+               "`models/cards/%s.train.log`." %
                (train.get("steps", 0), train.get("hours", 0) + FIRST_STAGE["hours"],
                 FIRST_STAGE["note"].format(init=train.get("first_step", 0)),
+                "s" if len(inits) > 1 else "", " and ".join(str(i) for i in inits),
                 train.get("first_step", 0), args.pair))
     if train.get("evals"):
         out.append("- Dev chrF during training (greedy, 200 dev pairs): " + ", ".join(
@@ -136,8 +142,8 @@ def main():
     out.append("```\n")
     out.append("Training stops at a time limit (`--minutes`) and resumes from "
                "`models/runs/%s/checkpoint.pt` (weights, optimizer state, position in the epoch), "
-               "so stages add up to one run (the `--init` restart above is the exception: it "
-               "rebuilt the optimizer state); dropout noise "
+               "so stages add up to one run (the `--init` restarts above are the exception: "
+               "they rebuilt the optimizer state); dropout noise "
                "is not replayed, so a rerun lands near, not exactly on, these figures.\n"
                % args.pair)
     out.append("## Evaluation (C++ engine, `models/evaluate.py`)\n")
