@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test of the project, in order: the native build + ctest (build-js), the WASM build, the
 # npm package's Node tests (tests/node, through the package's public exports), and the browser
-# tests (tests/browser/run.mjs) when present. Runs every stage, then fails if any stage failed.
+# tests (tests/browser/run.mjs, then the packed tarball in a plain page) when present. Runs every stage, then fails if any stage failed.
 #
 #   bash scripts/test-all.sh       # npm test
 #   NATIVE_BUILD_DIR (default build, which scripts/setup.sh has built already)
@@ -33,6 +33,8 @@ stage "wasm build (build-wasm)" env JOBS="$jobs" bash scripts/build-wasm.sh
 stage "node tests (tests/node)" env HEED_CLI="$root/$native_dir/heed" node --test tests/node/
 if [ -f tests/browser/run.mjs ]; then
   stage "browser tests (tests/browser)" node tests/browser/run.mjs
+  stage "the packed package in a user's page (tests/browser/package_page.mjs)" \
+    node tests/browser/package_page.mjs
 fi
 
 echo
