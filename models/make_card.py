@@ -124,7 +124,8 @@ def main():
             "step %s: %s" % (s, c) for s, c, _ in train["evals"]) + ".")
     out.append("")
     out.append("## Reproduce\n")
-    out.append("From a clean clone, after `bash scripts/setup.sh` (which builds `build/heed`):\n")
+    out.append("From a clean clone, after `bash scripts/setup.sh --training` (which installs "
+               "PyTorch and builds `build/heed`):\n")
     out.append("```sh")
     out.append("/usr/bin/python3 models/build_corpus.py          # compares with models/corpus.sha256")
     for stop, cooldown in SCHEDULES[args.pair]:

@@ -2,11 +2,22 @@
 # Installs everything Heed needs on a fresh Debian 12 machine (as root) and builds it:
 # Debian packages via apt-get, npm packages via npm ci, the native engine and the WASM module.
 # Safe to run again: it skips what is already there.
+#
+#   bash scripts/setup.sh              # what the demo and the tests need
+#   bash scripts/setup.sh --training   # also PyTorch, sentencepiece and numpy for /usr/bin/python3
+#                                      # (models/: build the corpus, train, evaluate, make cards)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DEBS=(cmake g++ make pkg-config xtensor-dev xtl-dev libxsimd-dev libgtest-dev libsimde-dev
       nlohmann-json3-dev libsentencepiece-dev emscripten chromium python3)
+case "${1:-}" in
+    "") ;;
+    --training)
+        # why: without libopenblas0-pthread PyTorch trains about ten times slower
+        DEBS+=(python3-torch python3-sentencepiece python3-numpy libopenblas0-pthread) ;;
+    *) echo "setup: unknown option '$1' (the only option is --training)" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${DEBS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
