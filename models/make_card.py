@@ -156,13 +156,15 @@ def main():
             r["cli_words_per_second"]))
     out.append("| copy the source | %.2f | %.2f | |\n" % (report["copy_source_bleu"],
                                                           report["copy_source_chrf"]))
-    if "pytorch_agreement" in report:
-        out.append("PyTorch (`nn.Transformer` with the file's weights) and the C++ engine agree "
-                   "on %.2f%% of the %d test translations (greedy); of the %d that differ, %d "
-                   "split where the two best logits tie within 1e-3.\n" % (
-                       100 * report["pytorch_agreement"], report["pytorch_checked"],
-                       report["pytorch_disagreements"],
-                       report["pytorch_disagreements_at_near_ties"]))
+    if report.get("pytorch_checked"):
+        n, bad = report["pytorch_checked"], report["pytorch_disagreements"]
+        line = ("PyTorch (`nn.Transformer` with the file's weights) and the C++ engine give the "
+                "same greedy translation for %d of %d test sentences (%.2f%%)" %
+                (n - bad, n, 100 * report["pytorch_agreement"]))
+        if bad:
+            line += ("; of the %d that differ, %d split where the two best logits tie within "
+                     "1e-3" % (bad, report["pytorch_disagreements_at_near_ties"]))
+        out.append(line + ".\n")
     out.append("## Ten sample translations (spread evenly over the sorted test split)\n")
     systems = [k for k in report["samples"][0] if k.startswith("beam ")]
     out.append("| source | reference | %s |\n|---|---|%s" % (
