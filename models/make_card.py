@@ -17,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # the schedules the shipped models were trained with (train.py --stop-step / --cooldown), in
 # order; a second entry is a warm restart: the rate jumps back to the inverse-square-root value
 # and decays to zero again
-SCHEDULES = {"en-fr": [(4200, 1000)], "en-de": [(4200, 1000), (4700, 500), (7700, 1200)]}
+SCHEDULES = {"en-fr": [(4200, 1000)], "en-de": [(4200, 1000), (4700, 500), (8400, 1500)]}
 # why: the first stage's log (steps 0 to ~1620, session 1) was not kept; these are the figures
 # the session-1 note recorded for it. Later stages log to models/cards/PAIR.train.log.
 FIRST_STAGE = {"hours": 2.33, "note": "steps 0 to {init} ran in an earlier stage of about 2.3 "
