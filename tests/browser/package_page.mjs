@@ -7,13 +7,13 @@
 //
 //   node tests/browser/package_page.mjs      exit 0 when every check passes
 
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { REPO, launchChromium, harness, assert } from './helpers.mjs';
 import { startServer } from '../../scripts/serve.mjs';
+import { installPackedTarball } from '../packed.mjs';
 
 const TEXT = 'It can be used to monitor network traffic in real time.';
 const MODEL = 'node_modules/heed/models/en-fr.heed';
@@ -80,17 +80,10 @@ const PAGE_HTML = `<!doctype html>
 export async function run() {
   const { check, results } = harness();
   const work = mkdtempSync(path.join(tmpdir(), 'heed-page-'));
-  const app = path.join(work, 'app');
   let server, browser;
   try {
     // ---- the user's project: an empty folder, the tarball installed, a page ----
-    const [packed] = JSON.parse(execFileSync('npm',
-      ['pack', '--ignore-scripts', '--json', '--pack-destination', work],
-      { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
-    mkdirSync(app);
-    writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(work, packed.filename)],
-      { cwd: app, stdio: 'ignore' });
+    const { app } = installPackedTarball(work);
     writeFileSync(path.join(app, 'index.html'), PAGE_HTML);
     writeFileSync(path.join(app, 'main.js'), PAGE_SCRIPT);
 

@@ -9,6 +9,7 @@ import { after, test } from 'node:test';
 
 import { loadTranslator } from 'heed';
 import { ROOT, TINY } from './helpers.mjs';
+import { installPackedTarball } from '../packed.mjs';
 
 /** Runs an ES module snippet in a fresh Node process in `cwd`; returns its stdout. */
 function runModule(source, cwd = ROOT) {
@@ -63,10 +64,7 @@ const work = mkdtempSync(path.join(tmpdir(), 'heed-pack-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 test('npm pack, install the tarball in an empty project, import it as a user would', async () => {
-  const [packed] = JSON.parse(execFileSync('npm',
-    ['pack', '--ignore-scripts', '--json', '--pack-destination', work],
-    { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
-  const files = packed.files.map((f) => f.path).sort();
+  const { app, files } = installPackedTarball(work);
   for (const needed of ['package.json', 'web/lib/heed.js', 'web/lib/heed.d.ts',
     'web/lib/heed-worker.js', 'web/lib/heed-worker.d.ts', 'web/lib/worker.js',
     'web/lib/common.js', 'web/lib/heed-core.mjs', 'web/lib/heed.wasm'])
@@ -75,12 +73,6 @@ test('npm pack, install the tarball in an empty project, import it as a user wou
     assert.ok(/^(package\.json|README\.md|web\/lib\/[^/]+|models\/[^/]+\.heed)$/.test(f),
       `unexpected file in the tarball: ${f}`);
 
-  const app = path.join(work, 'app');
-  execFileSync('mkdir', ['-p', app]);
-  writeFileSync(path.join(app, 'package.json'),
-    JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund',
-    path.join(work, packed.filename)], { cwd: app, stdio: 'ignore' });
   writeFileSync(path.join(app, 'main.mjs'), `
     import { loadTranslator, loadAttentionLab, HeedError } from 'heed';
     import { spawnTranslator } from 'heed/worker';
