@@ -15,7 +15,7 @@ import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # the schedules the shipped models were trained with (train.py --stop-step / --cooldown), in
-# order; a second entry is a warm restart: the rate jumps back to the inverse-square-root value
+# order; each later entry is a warm restart: the rate jumps back to the inverse-square-root value
 # and decays to zero again
 SCHEDULES = {"en-fr": [(4200, 1000)], "en-de": [(4200, 1000), (4700, 500), (8400, 1500)]}
 # why: the first stage's log (steps 0 to ~1620, session 1) was not kept; these are the figures
@@ -109,15 +109,16 @@ def main():
                "under 64 pieces, dropout 0.1), one thread per model." % "; then ".join(
                    "decayed linearly to zero over the %d steps up to step %d" % (c, s)
                    for s, c in SCHEDULES[args.pair]))
-    inits = train.get("inits") or [train.get("first_step", 0)]
+    inits = train.get("inits", [])
+    restarts = ("; at step%s %s training resumed from the weights alone with a fresh optimizer "
+                "(`--init`, 100 steps of re-warm-up), elsewhere from full checkpoints" % (
+                    "s" if len(inits) > 1 else "", " and ".join(str(i) for i in inits))
+                if inits else "")
     out.append("- %d updates, %.1f hours of wall time on this machine in all (shared with the "
-               "other model's training and with builds); %s; at step%s %s training resumed from "
-               "the weights alone with a fresh optimizer (`--init`, 100 steps of re-warm-up), "
-               "elsewhere from full checkpoints; the log from step %d on is "
+               "other model's training and with builds); %s%s; the log from step %d on is "
                "`models/cards/%s.train.log`." %
                (train.get("steps", 0), train.get("hours", 0) + FIRST_STAGE["hours"],
-                FIRST_STAGE["note"].format(init=train.get("first_step", 0)),
-                "s" if len(inits) > 1 else "", " and ".join(str(i) for i in inits),
+                FIRST_STAGE["note"].format(init=train.get("first_step", 0)), restarts,
                 train.get("first_step", 0), args.pair))
     if train.get("evals"):
         out.append("- Dev chrF during training (greedy, 200 dev pairs): " + ", ".join(

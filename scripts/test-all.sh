@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test of the project, in order: the native build + ctest (build-js), the WASM build, the
 # npm package's Node tests (tests/node, through the package's public exports), and the browser
-# tests (tests/browser/run.mjs, then the packed tarball in a plain page) when present. Runs every stage, then fails if any stage failed.
+# tests (tests/browser/run.mjs, then the packed tarball in a plain page) when present. Runs every
+# stage, then fails if any stage failed.
 #
 #   bash scripts/test-all.sh       # npm test
 #   NATIVE_BUILD_DIR (default build, which scripts/setup.sh has built already)
