@@ -1,132 +1,86 @@
 #!/usr/bin/python3
-"""Builds the parallel corpus from Debian's package-description translations (DDTP).
+"""Builds the parallel corpus from human translations that Debian ships.
 
-What it is: fetch the Translation-{en,de,fr} indexes with a private apt config, join on
-Description-md5, align paragraphs and sentences by structure, filter, dedupe and split
-train/dev/test deterministically (by a hash of the English side).
+What it is: download the packages each source in models/sources/ names (apt-get download, unpacked
+with dpkg -x, nothing installed), let each source align its English/German and English/French
+pairs, then clean, filter, de-duplicate across sources and split train/dev/test by a hash of the
+English side, so a sentence lands in the same split whatever source it came from. Prints, per
+source and language, how many pairs were kept and how many dropped, and why; then one checksum
+line per file written, compared with models/corpus.sha256.
 What it is not: a general aligner; pairs whose structure differs are dropped, not guessed.
 
-Usage: /usr/bin/python3 models/build_corpus.py [--out models/data] [--langs de,fr]
+Reserved for evaluation, never downloaded here: developers-reference, maint-guide,
+debian-handbook, tuxpaint-stamps-default.
+
+Usage: /usr/bin/python3 models/build_corpus.py [--out models/data] [--langs de,fr] [--no-fetch]
+Writes OUT/<source>/en-<lang>.<split>.<en|lang>, OUT/all/en-<lang>.train.* (every source's train
+split, the training data), and OUT/everyday/en-<lang>.test.* (the held-out everyday check).
 """
 import argparse
+import collections
 import hashlib
 import os
 import re
 import subprocess
 import sys
-import unicodedata
 
-APT_CONF = """#clear Acquire::Languages;
-Acquire::Languages { "en"; "de"; "fr"; "es"; };
-"""
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sources import (ddtp, debian_reference, freedict, gettext_catalogs,  # noqa: E402
+                     gnome_help, libreoffice_help, wesnoth)
+from sources.common import clean  # noqa: E402
 
+# Order matters: a pair whose English side an earlier source already gave is a duplicate.
+SOURCES = [("ddtp", ddtp), ("libreoffice_help", libreoffice_help), ("gnome_help", gnome_help),
+           ("debian_reference", debian_reference), ("gettext", gettext_catalogs),
+           ("wesnoth", wesnoth), ("freedict_examples", freedict.Examples),
+           ("freedict_words", freedict.Words)]
+RESERVED = {"developers-reference", "maint-guide", "debian-handbook", "tuxpaint-stamps-default"}
 MAX_WORDS = 60  # why: long pairs cost quadratic attention and rarely align cleanly
+CHECKSUMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus.sha256")
 
 
-def fetch_lists(out):
-    lists = os.path.join(out, "lists")
-    os.makedirs(os.path.join(lists, "partial"), exist_ok=True)
-    conf = os.path.join(out, "apt-languages.conf")
-    with open(conf, "w") as f:
-        f.write(APT_CONF)
-    subprocess.run(["apt-get", "-c", conf, "-o", "Dir::State::Lists=" + os.path.abspath(lists),
-                    "update", "-q"], check=True)
-    return lists
+def packages_of(module, langs):
+    return [p for key in ["all", "en"] + langs for p in module.PACKAGES.get(key, [])]
 
 
-def read_index(lists, lang):
-    """Returns {md5: (short, [long lines])} from every Translation-<lang> index."""
-    out = {}
-    for name in sorted(os.listdir(lists)):
-        if not name.endswith("Translation-%s.lz4" % lang):
-            continue
-        text = subprocess.run(["lz4", "-dc", os.path.join(lists, name)], check=True,
-                              capture_output=True).stdout.decode("utf-8", "replace")
-        for block in text.split("\n\n"):
-            md5, desc = None, None
-            lines = block.split("\n")
-            for i, line in enumerate(lines):
-                if line.startswith("Description-md5: "):
-                    md5 = line.split(": ", 1)[1].strip()
-                elif line.startswith("Description-%s: " % lang):
-                    short = line.split(": ", 1)[1].strip()
-                    body = [l[1:] for l in lines[i + 1:] if l.startswith(" ")]
-                    desc = (short, body)
-                    break
-            if md5 and desc:
-                out[md5] = desc
-    return out
+def fetch_packages(out, names):
+    """Downloads and unpacks (dpkg -x, no install) every package into OUT/root; returns the
+    root and a {package: version} manifest."""
+    debs, root = os.path.join(out, "debs"), os.path.join(out, "root")
+    os.makedirs(debs, exist_ok=True)
+    assert not RESERVED & set(names), "a reserved evaluation package is in a source's list"
+    have = {f.split("_")[0] for f in os.listdir(debs) if f.endswith(".deb")}
+    missing = sorted(set(names) - have)
+    if missing:
+        subprocess.run(["apt-get", "download", "-q"] + missing, cwd=debs, check=True)
+    versions = {}
+    for f in sorted(os.listdir(debs)):
+        name = f.split("_")[0]
+        if f.endswith(".deb") and name in names:
+            stamp = os.path.join(root, ".unpacked", f)
+            if not os.path.exists(stamp):
+                subprocess.run(["dpkg", "-x", os.path.join(debs, f), root], check=True)
+                os.makedirs(os.path.dirname(stamp), exist_ok=True)
+                open(stamp, "w").close()
+            versions[name] = f.split("_")[1].replace("%3a", ":")
+    return root, versions
 
 
-def paragraphs(body):
-    paras, cur = [], []
-    for line in body:
-        if line.strip() == ".":
-            paras.append(cur)
-            cur = []
-        else:
-            cur.append(line)
-    paras.append(cur)
-    return [p for p in paras if p]
-
-
-BULLET = re.compile(r"^\s*([*\-+o•]|\d+[.)])\s+")
-SENT_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-ÖØ-Þ«\"(])")
-
-
-def units(para):
-    """Splits a paragraph into aligned units: bullet items, else sentences."""
-    if any(BULLET.match(l) for l in para):
-        items, cur = [], []
-        for l in para:
-            if BULLET.match(l):
-                if cur:
-                    items.append(" ".join(cur))
-                cur = [BULLET.sub("", l).strip()]
-            else:
-                cur.append(l.strip())
-        if cur:
-            items.append(" ".join(cur))
-        return ["bullets"] + items
-    text = " ".join(l.strip() for l in para)
-    return ["text"] + [s.strip() for s in SENT_END.split(text) if s.strip()]
-
-
-def clean(s):
-    s = unicodedata.normalize("NFC", s)
-    return re.sub(r"\s+", " ", s).strip()
-
-
-def keep(src, tgt):
-    if not src or not tgt or src == tgt:
-        return False
-    ws, wt = len(src.split()), len(tgt.split())
-    if ws > MAX_WORDS or wt > MAX_WORDS * 1.5:
-        return False
-    if not (0.5 <= (len(tgt) + 5) / (len(src) + 5) <= 2.2):
-        return False
+def verdict(src, tgt):
+    """None when the pair is kept, else why it is dropped."""
+    if not src or not tgt:
+        return "empty side"
+    if src == tgt:
+        return "identical sides"
+    if len(src.split()) > MAX_WORDS or len(tgt.split()) > MAX_WORDS * 1.5:
+        return "too long"
+    if not 0.5 <= (len(tgt) + 5) / (len(src) + 5) <= 2.2:
+        return "length ratio"
     if "http" in src or "<" in src or "{" in src:
-        return False
+        return "markup or URL"
     if not re.search(r"[A-Za-z]{2}", src):
-        return False
-    return True
-
-
-def align(en, tr):
-    pairs = []
-    es, eb = en
-    ts, tb = tr
-    pairs.append((es, ts))
-    ep, tp = paragraphs(eb), paragraphs(tb)
-    if len(ep) != len(tp):
-        return pairs
-    for a, b in zip(ep, tp):
-        ua, ub = units(a), units(b)
-        if ua[0] == ub[0] and len(ua) == len(ub):
-            pairs.extend(zip(ua[1:], ub[1:]))
-        elif len(" ".join(a).split()) <= MAX_WORDS:
-            pairs.append((" ".join(l.strip() for l in a), " ".join(l.strip() for l in b)))
-    return pairs
+        return "no English word"
+    return None
 
 
 def split_of(src):
@@ -134,59 +88,98 @@ def split_of(src):
     return "test" if h < 40 else "dev" if h < 55 else "train"
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "data"))
-    ap.add_argument("--langs", default="de,fr")
-    ap.add_argument("--no-fetch", action="store_true")
-    args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    lists = os.path.join(args.out, "lists") if args.no_fetch else fetch_lists(args.out)
-    en = read_index(lists, "en")
-    print("en descriptions:", len(en), file=sys.stderr)
-    for lang in args.langs.split(","):
-        tr = read_index(lists, lang)
-        seen, out = set(), {"train": [], "dev": [], "test": []}
-        for md5, desc in tr.items():
-            if md5 not in en:
+EVERYDAY = re.compile(r"^[A-Z\"'][^_*#=|]{6,}[.?!\"']$")
+
+
+def everyday_pairs(root, lang):
+    """Short dialogue lines of the held-out Wesnoth campaign: 3 to 25 words, one utterance."""
+    out, seen = [], set()
+    for s, t in wesnoth.everyday(root, lang):
+        s, t = clean(s), clean(t)
+        if (EVERYDAY.match(s) and 3 <= len(s.split()) <= 25 and verdict(s, t) is None
+                and s not in seen):
+            seen.add(s)
+            out.append((s, t))
+    return sorted(out)
+
+
+def write_pairs(folder, name, lang, rows):
+    os.makedirs(folder, exist_ok=True)
+    for side, idx in (("en", 0), (lang, 1)):
+        with open(os.path.join(folder, "%s.%s" % (name, side)), "w") as f:
+            f.write("".join(r[idx] + "\n" for r in rows))
+
+
+def build(out, root, lists, lang):
+    pair = "en-" + lang
+    everyday = everyday_pairs(root, lang)
+    write_pairs(os.path.join(out, "everyday"), pair + ".test", lang, everyday)
+    held = {s for s, _ in everyday}
+    print("%s everyday (wesnoth-httt, held out): %d pairs" % (pair, len(everyday)), file=sys.stderr)
+    seen, train = set(), []
+    for name, module in SOURCES:
+        rows = {"train": [], "dev": [], "test": []}
+        dropped = collections.Counter()
+        found = module.pairs(root, lang, lists) if module is ddtp else module.pairs(root, lang)
+        for s, t in found:
+            s, t = clean(s), clean(t)
+            why = verdict(s, t)
+            why = why or ("duplicate" if s in seen else "held out (everyday)" if s in held else None)
+            if why:
+                dropped[why] += 1
                 continue
-            for s, t in align(en[md5], desc):
-                s, t = clean(s), clean(t)
-                if not keep(s, t) or s in seen:
-                    continue
-                seen.add(s)
-                out[split_of(s)].append((s, t))
-        for part, rows in out.items():
-            rows.sort()
-            for side, idx in (("en", 0), (lang, 1)):
-                path = os.path.join(args.out, "en-%s.%s.%s" % (lang, part, side))
-                with open(path, "w") as f:
-                    f.write("".join(r[idx] + "\n" for r in rows))
-        print("en-%s: train %d dev %d test %d" % (lang, len(out["train"]), len(out["dev"]),
-                                                  len(out["test"])), file=sys.stderr)
-    compare_checksums(args.out, args.langs.split(","))
+            seen.add(s)
+            rows[split_of(s)].append((s, t))
+        for part, r in rows.items():
+            r.sort()
+            write_pairs(os.path.join(out, name), "%s.%s" % (pair, part), lang, r)
+        train += rows["train"]
+        kept = sum(len(r) for r in rows.values())
+        print("%s %-17s kept %7d (train %d dev %d test %d), dropped %d: %s" % (
+            pair, name, kept, len(rows["train"]), len(rows["dev"]), len(rows["test"]),
+            sum(dropped.values()), ", ".join("%s %d" % kv for kv in dropped.most_common())),
+            file=sys.stderr)
+    write_pairs(os.path.join(out, "all"), pair + ".train", lang, train)
+    print("%s all sources: train %d" % (pair, len(train)), file=sys.stderr)
 
 
-CHECKSUMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus.sha256")
-
-
-def compare_checksums(out, langs):
-    """Says whether the files just written are the corpus the shipped models were trained on
-    (models/corpus.sha256, `sha256sum` format); DDTP changes as Debian does, so they may not be."""
+def compare_checksums(out):
+    """Says, per file written, whether it is the corpus the shipped models were trained on
+    (models/corpus.sha256, `sha256sum` format); Debian's data changes with point releases."""
     want = {}
     if os.path.exists(CHECKSUMS):
         for line in open(CHECKSUMS):
             digest, name = line.split()
             want[name] = digest
-    for name in sorted(os.listdir(out)):
-        if not name.startswith(tuple("en-%s." % l for l in langs)):
+    for folder in sorted(os.listdir(out)):
+        if folder in ("debs", "root", "lists") or not os.path.isdir(os.path.join(out, folder)):
             continue
-        with open(os.path.join(out, name), "rb") as f:
-            digest = hashlib.sha256(f.read()).hexdigest()
-        verdict = ("same as the shipped models' corpus" if want.get(name) == digest else
-                   "DIFFERS from models/corpus.sha256 (DDTP has changed since)" if name in want
-                   else "not in models/corpus.sha256")
-        print("%s %s: %s" % (digest[:12], name, verdict), file=sys.stderr)
+        for name in sorted(os.listdir(os.path.join(out, folder))):
+            rel = folder + "/" + name
+            with open(os.path.join(out, rel), "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()
+            state = ("same as models/corpus.sha256" if want.get(rel) == digest else
+                     "DIFFERS from models/corpus.sha256" if rel in want
+                     else "not in models/corpus.sha256")
+            print("%s %s: %s" % (digest[:12], rel, state), file=sys.stderr)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "data"))
+    ap.add_argument("--langs", default="de,fr")
+    ap.add_argument("--no-fetch", action="store_true", help="reuse OUT/lists and OUT/debs")
+    args = ap.parse_args()
+    langs = args.langs.split(",")
+    os.makedirs(args.out, exist_ok=True)
+    lists = os.path.join(args.out, "lists") if args.no_fetch else ddtp.fetch_lists(args.out)
+    names = sorted({p for _, m in SOURCES for p in packages_of(m, langs)})
+    root, versions = fetch_packages(args.out, names)
+    with open(os.path.join(args.out, "packages.txt"), "w") as f:
+        f.write("".join("%s %s\n" % kv for kv in sorted(versions.items())))
+    for lang in langs:
+        build(args.out, root, lists, lang)
+    compare_checksums(args.out)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,10 @@ What it is not: training; PyTorch is only needed for --pytorch (the agreement ch
 
 Usage:
   /usr/bin/python3 models/evaluate.py --model models/en-fr.heed --pair en-fr \
-      [--pytorch N] [--beams 1 4] [--limit N] --report models/cards/en-fr.eval.json
+      [--source ddtp] [--split test] [--to LANG] [--pytorch N] [--beams 1 4] [--limit N] \
+      --report models/cards/en-fr.eval.json
+  /usr/bin/python3 models/evaluate.py --model models/multi.heed --matrix --limit 300 \
+      --report models/cards/multi.eval.json
 """
 import argparse
 import json
@@ -23,16 +26,16 @@ sys.path.insert(0, HERE)
 from metrics import corpus_bleu, corpus_chrf  # noqa: E402
 
 
-def read(path, limit):
+def read(path, limit=0):
     with open(path) as f:
         lines = [l.rstrip("\n") for l in f]
     return lines[:limit] if limit else lines
 
 
-def run_engine(heed, model, sources, beam):
+def run_engine(heed, model, sources, beam, to=None):
     t0 = time.time()
-    out = subprocess.run([heed, "translate", "-m", model, "--beam", str(beam), "--ids"],
-                         input="\n".join(sources) + "\n", capture_output=True, text=True)
+    cmd = [heed, "translate", "-m", model, "--beam", str(beam), "--ids"] + (["--to", to] if to else [])
+    out = subprocess.run(cmd, input="\n".join(sources) + "\n", capture_output=True, text=True)
     secs = time.time() - t0
     if out.returncode != 0:
         sys.stderr.write(out.stderr)
@@ -45,74 +48,53 @@ def run_engine(heed, model, sources, beam):
     return texts, ids, secs
 
 
-def pytorch_greedy(model_path, sources, batch=64):
+def pytorch_greedy(model_path, sources, to=None, batch=64):
     """Greedy decoding in PyTorch (nn.Transformer) with the weights exactly as stored in the
     model file; returns (ids, top-2 logit margin per step) per sentence."""
     import sentencepiece as spm
-    import torch
-    from heed_torch import read_heed
+    from heed_torch import greedy, read_heed
 
-    model, tokenizer, _ = read_heed(model_path)
+    model, tokenizer, meta = read_heed(model_path)
     sp = spm.SentencePieceProcessor(model_proto=tokenizer)
     c = model.cfg
+    start = c["decoder_start_id"]
+    if to:
+        start = sp.piece_to_id(json.loads(meta["heed.languages"])["target_tokens"][to])
     results = []
-    with torch.no_grad():
-        for b in range(0, len(sources), batch):
-            srcs = [sp.encode(s) + [c["eos_id"]] for s in sources[b:b + batch]]
-            caps = [min(2 * len(s) + 10, c["max_positions"]) for s in srcs]
-            n = max(map(len, srcs))
-            src = torch.tensor([s + [c["pad_id"]] * (n - len(s)) for s in srcs])
-            memory, mask = model.encode(src)
-            ys = torch.full((len(srcs), 1), c["decoder_start_id"], dtype=torch.long)
-            outs = [[] for _ in srcs]
-            margins = [[] for _ in srcs]
-            done = [False] * len(srcs)
-            for t in range(max(caps)):
-                logits = model.decode(ys, memory, mask)[:, -1]
-                top2 = torch.topk(logits, 2, dim=-1)
-                nxt = top2.indices[:, 0]
-                for i in range(len(srcs)):
-                    if not done[i]:
-                        outs[i].append(int(nxt[i]))
-                        margins[i].append(float(top2.values[i, 0] - top2.values[i, 1]))
-                        if nxt[i] == c["eos_id"] or len(outs[i]) >= caps[i]:
-                            done[i] = True
-                if all(done):
-                    break
-                ys = torch.cat([ys, nxt[:, None]], 1)
-            results += list(zip(outs, margins))
+    for b in range(0, len(sources), batch):
+        srcs = [sp.encode(s) + [c["eos_id"]] for s in sources[b:b + batch]]
+        caps = [min(2 * len(s) + 10, c["max_positions"]) for s in srcs]
+        ids, margins = greedy(model, srcs, caps, [start] * len(srcs))
+        results += list(zip(ids, margins))
     return results
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--model", required=True)
-    ap.add_argument("--pair", required=True)
-    ap.add_argument("--split", default="test")
-    ap.add_argument("--data", default=os.path.join(HERE, "data"))
-    ap.add_argument("--heed", default=os.path.join(HERE, "..", "build", "heed"))
-    ap.add_argument("--pytorch", type=int, default=0, metavar="N",
-                    help="also decode N sentences (spread over the split) with PyTorch, greedy, "
-                         "and report the agreement with the C++ engine's greedy output")
-    ap.add_argument("--beams", type=int, nargs="+", default=[1, 4],
-                    help="beam sizes to evaluate (1 = greedy); the first is the card's headline")
-    ap.add_argument("--limit", type=int, default=0)
-    ap.add_argument("--report")
-    args = ap.parse_args()
-    src_lang, tgt_lang = args.pair.split("-")
-    base = os.path.join(args.data, "%s.%s." % (args.pair, args.split))
-    sources, refs = read(base + src_lang, args.limit), read(base + tgt_lang, args.limit)
+def read_split(args, pair, source):
+    src_lang, tgt_lang = pair.split("-")
+    files = "en-" + (tgt_lang if src_lang == "en" else src_lang)
+    base = os.path.join(args.data, source, "%s.%s." % (files, args.split))
+    sources, refs = read(base + src_lang, 0), read(base + tgt_lang, 0)
+    if args.limit and len(sources) > args.limit:
+        # why: the splits are sorted, so take the sentences spread evenly, not the first ones
+        picks = [i * len(sources) // args.limit for i in range(args.limit)]
+        sources, refs = [sources[i] for i in picks], [refs[i] for i in picks]
+    return sources, refs
+
+
+def evaluate(args, pair, source, to):
+    """One report: BLEU/chrF per beam, the copy-source baseline, samples, PyTorch agreement."""
+    sources, refs = read_split(args, pair, source)
     words = sum(len(s.split()) for s in sources)
     report = {
-        "model": os.path.basename(args.model), "pair": args.pair, "split": args.split,
-        "sentences": len(sources), "words": words,
+        "model": os.path.basename(args.model), "pair": pair, "source": source,
+        "split": args.split, "sentences": len(sources), "words": words,
         "copy_source_bleu": round(corpus_bleu(sources, refs)[0], 2),
         "copy_source_chrf": round(corpus_chrf(sources, refs), 2),
         "results": [],
     }
     outputs = {}
     for beam in args.beams:
-        hyps, ids, secs = run_engine(args.heed, args.model, sources, beam)
+        hyps, ids, secs = run_engine(args.heed, args.model, sources, beam, to)
         outputs[beam] = (hyps, ids)
         report["results"].append({
             "beam": beam, "bleu": round(corpus_bleu(hyps, refs)[0], 2),
@@ -127,7 +109,7 @@ def main():
         # an even spread of the split too, for the same reason
         n = min(args.pytorch, len(sources))
         chosen = [i * len(sources) // n for i in range(n)]
-        torch_out = pytorch_greedy(args.model, [sources[i] for i in chosen])
+        torch_out = pytorch_greedy(args.model, [sources[i] for i in chosen], to)
         same = ties = 0
         for (tids, margins), i in zip(torch_out, chosen):
             cids = outputs[1][1][i]
@@ -142,7 +124,68 @@ def main():
         report["pytorch_agreement"] = round(same / len(torch_out), 4)
         report["pytorch_disagreements"] = len(torch_out) - same
         report["pytorch_disagreements_at_near_ties"] = ties
-    print(json.dumps({k: v for k, v in report.items() if k != "samples"}, indent=1))
+    return report
+
+
+def model_directions(path):
+    """The directions a model file names in heed.languages (old files: one source/target)."""
+    import struct
+    with open(path, "rb") as f:
+        n = struct.unpack("<Q", f.read(8))[0]
+        meta = json.loads(f.read(n))["__metadata__"]
+    langs = json.loads(meta.get("heed.languages", "{}"))
+    return langs.get("directions") or ["%s-%s" % (langs["source"], langs["target"])]
+
+
+def matrix(args):
+    """Every direction of the model × every source's split (and the everyday check)."""
+    reports = []
+    directions = model_directions(args.model)
+    for pair in directions:
+        files = "en-" + [l for l in pair.split("-") if l != "en"][0]
+        for source in sorted(os.listdir(args.data)):
+            if source in ("all", "debs", "root", "lists") or not os.path.exists(
+                    os.path.join(args.data, source, "%s.%s.en" % (files, args.split))):
+                continue
+            if os.path.getsize(os.path.join(args.data, source, "%s.%s.en" % (files, args.split))):
+                to = pair.split("-")[1] if len(directions) > 1 else None
+                r = evaluate(args, pair, source, to)
+                reports.append(r)
+                print("%s %-17s %5d  copy %5.1f  %s" % (
+                    pair, source, r["sentences"], r["copy_source_chrf"], "  ".join(
+                        "beam %d chrF %.1f BLEU %.1f" % (x["beam"], x["chrf"], x["bleu"])
+                        for x in r["results"])), flush=True)
+    return reports
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--model", required=True)
+    ap.add_argument("--pair", help="source-target, e.g. en-fr or de-en")
+    ap.add_argument("--matrix", action="store_true",
+                    help="every direction of the model on every source's split (with --limit)")
+    ap.add_argument("--source", default="ddtp",
+                    help="corpus source folder under --data (everyday: the held-out check)")
+    ap.add_argument("--split", default="test")
+    ap.add_argument("--to", help="target language, for a model with several directions")
+    ap.add_argument("--data", default=os.path.join(HERE, "data"))
+    ap.add_argument("--heed", default=os.path.join(HERE, "..", "build", "heed"))
+    ap.add_argument("--pytorch", type=int, default=0, metavar="N",
+                    help="also decode N sentences (spread over the split) with PyTorch, greedy, "
+                         "and report the agreement with the C++ engine's greedy output")
+    ap.add_argument("--beams", type=int, nargs="+", default=[1, 4],
+                    help="beam sizes to evaluate (1 = greedy); the first is the card's headline")
+    ap.add_argument("--limit", type=int, default=0,
+                    help="at most N sentences, spread evenly over the split")
+    ap.add_argument("--report")
+    args = ap.parse_args()
+    if args.matrix:
+        report = matrix(args)
+    elif args.pair:
+        report = evaluate(args, args.pair, args.source, args.to)
+        print(json.dumps({k: v for k, v in report.items() if k != "samples"}, indent=1))
+    else:
+        ap.error("give --pair or --matrix")
     if args.report:
         os.makedirs(os.path.dirname(os.path.abspath(args.report)), exist_ok=True)
         with open(args.report, "w") as f:

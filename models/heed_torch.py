@@ -80,6 +80,39 @@ class Seq2Seq(nn.Module):
         return self.decode(tgt_in, memory, src_mask)
 
 
+@torch.no_grad()
+def greedy(model, sources, caps, start_ids=None):
+    """Batched greedy decoding, the one PyTorch decoder the scripts share (training's dev
+    evaluation, evaluate.py's agreement check, the tiny models' goldens).
+
+    sources: token id lists, each ending in eos; caps: the most tokens to produce per sentence;
+    start_ids: the decoder's first token per sentence (default: the config's decoder_start_id;
+    a multilingual model starts with the target-language token). Returns, per sentence, the ids
+    produced (eos included when reached) and the top-2 logit margin at each step.
+    """
+    c = model.cfg
+    device = model.embed.weight.device
+    n = max(map(len, sources))
+    src = torch.tensor([s + [c["pad_id"]] * (n - len(s)) for s in sources], device=device)
+    memory, mask = model.encode(src)
+    starts = start_ids or [c["decoder_start_id"]] * len(sources)
+    ys = torch.tensor(starts, device=device)[:, None]
+    outs, margins = [[] for _ in sources], [[] for _ in sources]
+    done = [False] * len(sources)
+    for _ in range(max(caps)):
+        top2 = torch.topk(model.decode(ys, memory, mask)[:, -1].double(), 2, dim=-1)
+        nxt = top2.indices[:, 0]
+        for i in range(len(sources)):
+            if not done[i]:
+                outs[i].append(int(nxt[i]))
+                margins[i].append(float(top2.values[i, 0] - top2.values[i, 1]))
+                done[i] = int(nxt[i]) == c["eos_id"] or len(outs[i]) >= caps[i]
+        if all(done):
+            break
+        ys = torch.cat([ys, nxt[:, None]], 1)
+    return outs, margins
+
+
 # ---- export to the Heed model file (see models/README.md) ----
 
 def heed_tensors(model):

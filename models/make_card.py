@@ -78,7 +78,7 @@ def main():
     report = json.load(open(os.path.join(HERE, "cards", args.pair + ".eval.json")))
     train = training_facts(os.path.join(HERE, "cards", args.pair + ".train.log"))
     data = os.path.join(HERE, "data")
-    counts = {part: count_lines(os.path.join(data, "%s.%s.%s" % (args.pair, part, src)))
+    counts = {part: count_lines(os.path.join(data, "ddtp", "%s.%s.%s" % (args.pair, part, src)))
               for part in ("train", "dev", "test")}
     d, f, v = cfg["d_model"], cfg["ffn_dim"], cfg["vocab_size"]
     params = (v * d + cfg["encoder_layers"] * (4 * (d * d + d) + 2 * d * f + f + d + 4 * d)

@@ -23,7 +23,7 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from heed_torch import Seq2Seq, write_heed  # noqa: E402
+from heed_torch import Seq2Seq, greedy, write_heed  # noqa: E402
 
 OUT = os.path.join(HERE, "tiny")
 GOLDENS = os.path.join(HERE, "..", "tests", "data")
@@ -128,18 +128,8 @@ def full_logits(model, src_ids, tgt_in):
     return model.decode(torch.tensor([tgt_in]), memory, mask)[0]  # [T, V]
 
 
-def greedy(model, src_ids):
-    c = model.cfg
-    ys = [c["decoder_start_id"]]
-    out = []
-    for _ in range(MAX_LEN):
-        lp = torch.log_softmax(full_logits(model, src_ids, ys)[-1].double(), -1)
-        tok = int(torch.argmax(lp))
-        out.append(tok)
-        ys.append(tok)
-        if tok == c["eos_id"]:
-            break
-    return out
+def greedy_ids(model, src_ids):
+    return greedy(model, [src_ids], [MAX_LEN])[0][0]
 
 
 def beam(model, src_ids):
@@ -196,7 +186,7 @@ def main():
         rec = AttentionRecorder(model)
         for s in SENTENCES:
             src_ids = sp.encode(s) + [model.cfg["eos_id"]]
-            g = greedy(model, src_ids)
+            g = greedy_ids(model, src_ids)
             b_toks, b_score = beam(model, src_ids)
             tgt_in = [model.cfg["decoder_start_id"]] + g[:-1]
             rec.records, rec.active = [], True

@@ -12,6 +12,7 @@ Continue from the committed weights-only checkpoint in a fresh clone:
       --init models/checkpoints/en-fr.f16.heed --minutes 120
 """
 import argparse
+import glob
 import json
 import math
 import os
@@ -24,7 +25,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from heed_torch import Seq2Seq, read_heed  # noqa: E402
+from heed_torch import Seq2Seq, greedy, read_heed, write_heed  # noqa: E402
 from metrics import corpus_bleu, corpus_chrf  # noqa: E402
 
 
@@ -40,16 +41,46 @@ def read(path):
         return [l.rstrip("\n") for l in f]
 
 
-def train_spm(args, src_lang, tgt_lang):
+LANG_TOKEN = "<2%s>"  # the decoder's first token names the target language (multilingual)
+# why: byte fallback writes any other character as <0xNN> pieces; these must still be whole
+# pieces so common text never falls back to bytes
+REQUIRED_CHARS = ("".join(chr(c) for c in range(0x21, 0x7F)) +
+                  "".join(chr(c) for c in range(0xA1, 0x180) if chr(c).isprintable()) +
+                  "–—‘’‚“”„…€«»")
+
+
+def train_spm(args, files, langs):
     prefix = os.path.join(args.run, "spm")
     if os.path.exists(prefix + ".model"):
         return prefix + ".model"
-    files = [os.path.join(args.data, "%s.train.%s" % (args.pair, l)) for l in (src_lang, tgt_lang)]
+    extra = {}
+    if args.directions:
+        extra = dict(byte_fallback=True, required_chars=REQUIRED_CHARS,
+                     user_defined_symbols=[LANG_TOKEN % l for l in langs],
+                     input_sentence_size=3000000, shuffle_input_sentence=True)
     spm.SentencePieceTrainer.train(
         input=",".join(files), model_prefix=prefix, vocab_size=args.vocab, model_type="unigram",
         character_coverage=0.9995, pad_id=0, unk_id=1, bos_id=2, eos_id=3,
-        num_threads=args.threads)
+        num_threads=args.threads, **extra)
     return prefix + ".model"
+
+
+def corpus_of(args):
+    """[(direction, src_lang, tgt_lang, train file prefix, [dev file prefixes])]: one entry for
+    --pair (DDTP, the shipped single-direction models) or one per --directions entry (every
+    source's train split, and a few dev sentences from each source)."""
+    if args.pair:
+        src, tgt = args.pair.split("-")
+        base = os.path.join(args.data, "ddtp", args.pair)
+        return [(args.pair, src, tgt, base + ".train.", [base + ".dev."])]
+    out = []
+    for d in args.directions.split(","):
+        src, tgt = d.split("-")
+        pair = "en-" + (tgt if src == "en" else src)
+        devs = sorted(glob.glob(os.path.join(args.data, "*", pair + ".dev.en")))
+        out.append((d, src, tgt, os.path.join(args.data, "all", pair + ".train."),
+                    [p[:-2] for p in devs if "/all/" not in p]))
+    return out
 
 
 def make_batches(pairs, max_tokens, rng):
@@ -75,38 +106,74 @@ def pad(seqs, value=0):
     return torch.tensor([s + [value] * (n - len(s)) for s in seqs], dtype=torch.long)
 
 
-@torch.no_grad()
-def greedy(model, sp, sents, max_len=64, batch=100):
+def translate(model, sp, sents, starts, batch=100):
     model.eval()
     c, out = model.cfg, []
     for b in range(0, len(sents), batch):
-        src = pad([sp.encode(s)[:c["max_positions"] - 1] + [c["eos_id"]] for s in sents[b:b + batch]])
-        memory, mask = model.encode(src)
-        ys = torch.full((src.shape[0], 1), c["decoder_start_id"], dtype=torch.long)
-        done = torch.zeros(src.shape[0], dtype=torch.bool)
-        for _ in range(max_len):
-            nxt = model.decode(ys, memory, mask)[:, -1].argmax(-1)
-            nxt = torch.where(done, torch.full_like(nxt, c["pad_id"]), nxt)
-            ys = torch.cat([ys, nxt[:, None]], 1)
-            done |= nxt == c["eos_id"]
-            if done.all():
-                break
-        for row in ys[:, 1:].tolist():
-            ids = [t for t in row if t not in (c["pad_id"],)]
-            if c["eos_id"] in ids:
-                ids = ids[:ids.index(c["eos_id"])]
-            out.append(sp.decode(ids))
+        srcs = [sp.encode(x)[:c["max_positions"] - 1] + [c["eos_id"]] for x in sents[b:b + batch]]
+        ids, _ = greedy(model, srcs, [64] * len(srcs), starts[b:b + batch])
+        out += [sp.decode([t for t in row if t != c["eos_id"]]) for row in ids]
     model.train()
     return out
 
 
+def load_examples(args, sp, corpus, cfg):
+    """Training examples (source ids + eos, decoder start id, target ids) of every direction, and
+    per direction the dev sentences (source, reference, start id) logged during training."""
+    examples, dev = [], {}
+    for direction, src, tgt, train, devs in corpus:
+        start = sp.piece_to_id(LANG_TOKEN % tgt) if args.directions else cfg["decoder_start_id"]
+        n = 0
+        for s_ids, t_ids in zip(sp.encode(read(train + src)), sp.encode(read(train + tgt))):
+            if len(s_ids) < args.max_len and len(t_ids) < args.max_len:
+                examples.append((s_ids + [cfg["eos_id"]], start, t_ids))
+                n += 1
+        rows = []
+        for d in devs:
+            share = 200 if args.pair else args.dev_per_source
+            rows += [(a, b, start) for a, b in zip(read(d + src), read(d + tgt))][:share]
+        dev[direction] = rows
+        log(args.run, "%s: %d training pairs, %d dev" % (direction, n, len(rows)))
+    return examples, dev
+
+
+def evaluate_dev(args, model, sp, dev, step):
+    for direction, rows in dev.items():
+        hyps = translate(model, sp, [r[0] for r in rows], [r[2] for r in rows])
+        refs = [r[1] for r in rows]
+        log(args.run, "eval step %d %sdev chrF %.1f BLEU %.1f | %s" % (
+            step, "" if args.pair else direction + " ", corpus_chrf(hyps, refs),
+            corpus_bleu(hyps, refs)[0], hyps[0]))
+
+
+def export_weights(args, model, sp_path, step, epoch):
+    """The weights-only checkpoint (a Heed file, f16) that --init resumes from."""
+    if not args.export:
+        return
+    with open(sp_path, "rb") as f:
+        tokenizer = f.read()
+    meta = {"heed.training": {"steps": step, "epochs": epoch}}
+    if args.directions:
+        langs = sorted({l for d in args.directions.split(",") for l in d.split("-")})
+        meta["heed.languages"] = {"directions": args.directions.split(","),
+                                  "target_tokens": {l: LANG_TOKEN % l for l in langs}}
+    tmp = args.export + ".tmp"
+    write_heed(tmp, model, tokenizer, dtype="F16", metadata=meta)
+    os.replace(tmp, args.export)
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--pair", required=True)
+    what = ap.add_mutually_exclusive_group(required=True)
+    what.add_argument("--pair", help="one direction on DDTP alone, e.g. en-fr (shipped models)")
+    what.add_argument("--directions", help="one multilingual model, e.g. en-de,de-en,en-fr,fr-en "
+                                           "(every source; the target language token starts "
+                                           "the decoder)")
     ap.add_argument("--data", default="models/data")
     ap.add_argument("--run", required=True)
     ap.add_argument("--minutes", type=float, default=60)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--device", default="cpu", help="cpu or cuda")
     ap.add_argument("--vocab", type=int, default=8000)
     ap.add_argument("--max-tokens", type=int, default=4096)
     ap.add_argument("--max-len", type=int, default=64)
@@ -114,6 +181,7 @@ def main():
     ap.add_argument("--warmup", type=int, default=200)
     ap.add_argument("--config", default="{}", help="JSON overrides of the model config")
     ap.add_argument("--eval-every", type=int, default=500)
+    ap.add_argument("--dev-per-source", type=int, default=20)
     ap.add_argument("--stop-step", type=int, default=0,
                     help="end training at this step (0: run until --minutes)")
     ap.add_argument("--cooldown", type=int, default=0,
@@ -121,12 +189,14 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--init", help="start from a weights-only checkpoint (a .heed file) when "
                                    "--run has no checkpoint.pt")
+    ap.add_argument("--export", help="write a weights-only f16 checkpoint (.heed) here at every "
+                                     "save, for committing")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     os.makedirs(args.run, exist_ok=True)
-    src_lang, tgt_lang = args.pair.split("-")
+    corpus = corpus_of(args)
     ckpt_path = os.path.join(args.run, "checkpoint.pt")
-    ckpt = torch.load(ckpt_path) if os.path.exists(ckpt_path) else None
+    ckpt = torch.load(ckpt_path, map_location="cpu") if os.path.exists(ckpt_path) else None
     init = None
     if args.init and not ckpt:
         # why: a weights-only checkpoint (a Heed file) carries the tokenizer and the step count
@@ -134,7 +204,9 @@ def main():
         with open(os.path.join(args.run, "spm.model"), "wb") as f:
             f.write(tokenizer)
         init = (init_model, json.loads(meta.get("heed.training", "{}")))
-    sp = spm.SentencePieceProcessor(model_file=train_spm(args, src_lang, tgt_lang))
+    langs = sorted({l for c in corpus for l in c[1:3]})
+    sp_path = train_spm(args, sorted({c[3] + l for c in corpus for l in c[1:3]}), langs)
+    sp = spm.SentencePieceProcessor(model_file=sp_path)
 
     if ckpt:
         cfg = ckpt["config"]
@@ -145,31 +217,26 @@ def main():
     torch.manual_seed(args.seed)
     model = Seq2Seq(cfg)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98), eps=1e-9)
-    step, epoch, seen = 0, 0, 0
+    step, epoch = 0, 0
     rewarm_from = None
     if ckpt:
         model.load_state_dict(ckpt["model"])
-        opt.load_state_dict(ckpt["opt"])
         step, epoch = ckpt["step"], ckpt["epoch"]
         rewarm_from = ckpt.get("rewarm_from")
     elif init:
         model.load_state_dict(init[0].state_dict())
         step, epoch = init[1].get("steps", 0), init[1].get("epochs", 0)
         rewarm_from = step  # why: Adam's moments start empty again, so ramp the rate up anew
+    device = torch.device(args.device)
+    model.to(device)
+    if ckpt:  # why: the optimiser's moments follow the parameters to the device
+        opt.load_state_dict(ckpt["opt"])
     nparams = sum(p.numel() for p in model.parameters() if p.requires_grad)
     log(args.run, "start step %d, %d params, config %s" % (step, nparams, json.dumps(model.cfg)))
     log(args.run, "arguments: %s" % " ".join(sys.argv[1:]))
-
-    src = read(os.path.join(args.data, "%s.train.%s" % (args.pair, src_lang)))
-    tgt = read(os.path.join(args.data, "%s.train.%s" % (args.pair, tgt_lang)))
     c = model.cfg
-    pairs = []
-    for s, t in zip(sp.encode(src), sp.encode(tgt)):
-        if len(s) < args.max_len and len(t) < args.max_len:
-            pairs.append((s + [c["eos_id"]], t))
-    dev_src = read(os.path.join(args.data, "%s.dev.%s" % (args.pair, src_lang)))[:200]
-    dev_ref = read(os.path.join(args.data, "%s.dev.%s" % (args.pair, tgt_lang)))[:200]
-    log(args.run, "%d training pairs (of %d)" % (len(pairs), len(src)))
+    examples, dev = load_examples(args, sp, corpus, c)
+    log(args.run, "%d training examples in all" % len(examples))
 
     def save(batch_in_epoch):
         tmp = ckpt_path + ".tmp"
@@ -177,13 +244,14 @@ def main():
                     "epoch": epoch, "batch_in_epoch": batch_in_epoch, "config": model.cfg,
                     "rewarm_from": rewarm_from}, tmp)
         os.replace(tmp, ckpt_path)
+        export_weights(args, model, sp_path, step, epoch)
 
     t_end = time.time() + args.minutes * 60
     t_save = time.time()
     model.train()
     while time.time() < t_end and not (args.stop_step and step >= args.stop_step):
         rng = random.Random(args.seed * 1000 + epoch)
-        batches = make_batches(pairs, args.max_tokens, rng)
+        batches = make_batches([(e[0], e[2]) for e in examples], args.max_tokens, rng)
         skip = ckpt.get("batch_in_epoch", 0) if ckpt else 0
         bi = 0
         for bi, batch in enumerate(batches):
@@ -192,10 +260,9 @@ def main():
             if time.time() >= t_end or (args.stop_step and step >= args.stop_step):
                 save(bi)
                 break
-            s = pad([pairs[i][0] for i in batch])
-            t = [pairs[i][1] for i in batch]
-            t_in = pad([[c["decoder_start_id"]] + x for x in t])
-            t_out = pad([x + [c["eos_id"]] for x in t])
+            s = pad([examples[i][0] for i in batch]).to(device)
+            t_in = pad([[examples[i][1]] + examples[i][2] for i in batch]).to(device)
+            t_out = pad([examples[i][2] + [c["eos_id"]] for i in batch]).to(device)
             step += 1
             lr = args.lr * min(step / args.warmup, math.sqrt(args.warmup / step))
             if rewarm_from is not None:
@@ -215,9 +282,7 @@ def main():
                 log(args.run, "step %d epoch %d loss %.3f lr %.2e tokens %d" %
                     (step, epoch, loss.item(), lr, int((t_out != 0).sum())))
             if step % args.eval_every == 0:
-                hyps = greedy(model, sp, dev_src)
-                log(args.run, "eval step %d dev chrF %.1f BLEU %.1f | %s" % (
-                    step, corpus_chrf(hyps, dev_ref), corpus_bleu(hyps, dev_ref)[0], hyps[0]))
+                evaluate_dev(args, model, sp, dev, step)
             if time.time() - t_save > 300:
                 save(bi + 1)
                 t_save = time.time()
