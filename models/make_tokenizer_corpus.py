@@ -19,7 +19,7 @@ import sys
 SEED = 20240601
 PER_FILE = 1000  # sentences drawn from each test file
 MAX_BYTES = 400 * 1024
-SOURCES = ["en-fr.test.en", "en-fr.test.fr", "en-de.test.de"]
+SOURCES = ["ddtp/en-fr.test.en", "ddtp/en-fr.test.fr", "ddtp/en-de.test.de"]
 
 HAND_WRITTEN = [
     # whitespace
@@ -62,6 +62,11 @@ HAND_WRITTEN = [
     "https://www.debian.org/doc/?a=1&b=2#frag", "~/.config/app/settings.ini",
     # casing
     "ALL CAPS SENTENCE", "mIxEd CaSe", "İstanbul ǅemal",
+    # what people type (the multilingual model's byte fallback must leave no unknown piece)
+    "Where is the train station?", "I would like a cup of coffee, please.",
+    "Click the button to save your changes.", "Änderungen speichern? Ja / Nein",
+    "Ça coûte 5 € — d'accord ?", "Œuvre, cœur, naïve, Ÿ", "Привет, как дела?",
+    "Καλημέρα κόσμε!", "emoji 😀👍🏽🇩🇪 ❤️ 🎉", "? ! % = @ # & ( ) [ ] { } < > ^ ~ | \\",
 ]
 
 RANGES = [

@@ -72,6 +72,27 @@ std::string join(const std::vector<T>& v) {
     return out;
 }
 
+/// The UTF-8 bytes of one code point.
+std::string utf8(char32_t c) {
+    std::string out;
+    if (c < 0x80) {
+        out += char(c);
+    } else if (c < 0x800) {
+        out += char(0xC0 | (c >> 6));
+        out += char(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+        out += char(0xE0 | (c >> 12));
+        out += char(0x80 | ((c >> 6) & 0x3F));
+        out += char(0x80 | (c & 0x3F));
+    } else {
+        out += char(0xF0 | (c >> 18));
+        out += char(0x80 | ((c >> 12) & 0x3F));
+        out += char(0x80 | ((c >> 6) & 0x3F));
+        out += char(0x80 | (c & 0x3F));
+    }
+    return out;
+}
+
 struct Variant {
     std::string name;
     std::string extra;  // bytes appended to the serialized model
@@ -95,6 +116,9 @@ std::vector<Variant> variants(const std::string& base) {
     const std::string denorm = bytes_field(
         5, bytes_field(1, "denorm") + bytes_field(2, m.normalizer_spec.precompiled_charsmap) +
                varint_field(3, 0) + varint_field(4, 0) + varint_field(5, 0));
+    // why: a model trained with byte_fallback already has its 256 byte pieces
+    const std::string fallback =
+        m.trainer_spec.byte_fallback ? "" : bytes_field(2, varint_field(35, 1)) + byte_pieces;
     return {
         {"base", ""},
         {"keep_extra_whitespace", norm(4, 0)},
@@ -103,7 +127,7 @@ std::vector<Variant> variants(const std::string& base) {
         {"no_whitespace_escape", norm(5, 0)},
         {"no_charsmap", bytes_field(3, bytes_field(2, ""))},
         {"whitespace_as_suffix", bytes_field(2, varint_field(24, 1))},
-        {"byte_fallback", bytes_field(2, varint_field(35, 1)) + byte_pieces},
+        {"byte_fallback", fallback},
         {"user_defined_and_unused", user},
         {"denormalizer", denorm},
         {"unk_surface", bytes_field(2, bytes_field(44, "<?>"))},
@@ -190,7 +214,42 @@ TEST(TokenizerOracle, EveryCorpusLineMatchesSentencepiece) {
     long compared = 0, mismatches = 0;
     compare_model("spm_en_fr.model", lines, &compared, &mismatches);
     compare_model("spm_en_de.model", lines, &compared, &mismatches);
+    // a real byte-fallback model (the multilingual one, with <2xx> user-defined pieces)
+    compare_model("spm_multi.model", lines, &compared, &mismatches);
     std::cout << "[oracle] lines compared: " << compared << ", mismatches: " << mismatches << "\n";
+}
+
+// What people type, in Latin, Greek or Cyrillic letters, digits, punctuation or emoji, never
+// becomes the unknown piece with the byte-fallback model: it is a piece or <0xNN> bytes, and
+// decodes back to the (normalised) text, as the sentencepiece library does.
+TEST(TokenizerOracle, ByteFallbackLeavesNothingUnknown) {
+    const std::string bytes =
+        heed::test::read_text(std::string(HEED_TEST_DATA) + "/spm_multi.model");
+    const heed::Tokenizer tok = heed::Tokenizer::from_bytes(bytes);
+    sentencepiece::SentencePieceProcessor spm;
+    ASSERT_TRUE(spm.LoadFromSerializedProto(bytes).ok());
+    std::vector<std::string> texts = {
+        "Where is the train station?", "? ! % = @ # & ( ) [ ] { } < > ^ ~ | \\ ` $ * + - _",
+        "\xC3\x84" "nderungen speichern",                             // Änderungen
+        "Stra\xC3\x9F" "e \xC3\xA0 \xC3\xA7" "a \xC5\x93" "uvre",               // Straße à ça œuvre
+        "\xCE\x9A\xCE\xB1\xCE\xBB\xCE\xB7\xCE\xBC\xCE\xAD\xCF\x81\xCE\xB1",  // Καλημέρα
+        "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82",                  // Привет
+        "\xF0\x9F\x98\x80 \xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD \xE2\x9D\xA4\xEF\xB8\x8F",  // emoji
+    };
+    // every Latin-1 / Latin Extended-A letter, Greek and Cyrillic letter, and some emoji, alone
+    std::vector<std::pair<char32_t, char32_t>> ranges = {
+        {0x21, 0x7E}, {0xA1, 0x17F}, {0x391, 0x3C9}, {0x400, 0x45F}, {0x1F600, 0x1F64F}};
+    for (const auto& [lo, hi] : ranges)
+        for (char32_t c = lo; c <= hi; ++c) texts.push_back("a" + utf8(c) + "b");
+    int unknown = 0;
+    for (const std::string& text : texts) {
+        const std::vector<int> ids = tok.encode(text);
+        for (int id : ids) unknown += tok.is_unknown(id);
+        std::string want;
+        ASSERT_TRUE(spm.Decode(spm.EncodeAsIds(text), &want).ok());
+        EXPECT_EQ(tok.decode(ids), want) << escape(text);
+    }
+    EXPECT_EQ(unknown, 0);
 }
 
 TEST(TokenizerOracle, EncodeSpeed) {
