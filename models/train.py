@@ -227,6 +227,9 @@ def main():
         model.load_state_dict(init[0].state_dict())
         step, epoch = init[1].get("steps", 0), init[1].get("epochs", 0)
         rewarm_from = step  # why: Adam's moments start empty again, so ramp the rate up anew
+    if args.directions:
+        # why: an engine asked for no target language translates into the first direction's
+        model.cfg["decoder_start_id"] = sp.piece_to_id(LANG_TOKEN % corpus[0][2])
     device = torch.device(args.device)
     model.to(device)
     if ckpt:  # why: the optimiser's moments follow the parameters to the device
