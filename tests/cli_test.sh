@@ -41,4 +41,10 @@ check "attention JSON written" '[ $rc = 0 ] && grep -q "\"cross\"" "$tmp/a.json"
 
 "$heed" info -m "$model" > "$tmp/info"; rc=$?
 check "info prints config and parameters" '[ $rc = 0 ] && grep -q "\"parameters\": 55680" "$tmp/info"'
+check "info prints the directions line" 'grep -qx "directions: en-fr" "$tmp/info"'
+
+"$heed" translate -m "$model" --to de hello >/dev/null 2>"$tmp/err"; rc=$?
+check "--to a language the model lacks: error listing its directions" 'grep -q "cannot translate into .de. (its directions: en-fr)" "$tmp/err" && [ $rc != 0 ]'
+out=$("$heed" translate -m "$model" --max-length 20 --to fr "A simple text editor")
+check "--to its one target is the default" '[ "$out" = "Une égumentation de calisémentation de che" ]'
 exit $fail

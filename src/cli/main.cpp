@@ -20,10 +20,11 @@ using nlohmann::json;
 
 const char* kUsage =
     "usage:\n"
-    "  heed translate -m MODEL [--beam N] [--max-length N] [--length-penalty X]\n"
+    "  heed translate -m MODEL [--to LANG] [--beam N] [--max-length N] [--length-penalty X]\n"
     "                 [--attention OUT.json] [--ids] [TEXT ...]\n"
-    "      translates each TEXT, or each line of stdin when no TEXT is given\n"
-    "  heed info -m MODEL      prints the config and the parameter count\n"
+    "      translates each TEXT, or each line of stdin when no TEXT is given, into LANG\n"
+    "      (default: the model's first direction)\n"
+    "  heed info -m MODEL      prints the directions, the config and the parameter count\n"
     "  heed bench -m MODEL     prints sentences/s and words/s on a built-in set\n";
 
 struct Args {
@@ -67,6 +68,7 @@ Args parse_args(int argc, char** argv) {
         };
         if (s == "-m" || s == "--model") a.model = value();
         else if (s == "--beam") a.options.beam_size = parse_int(s, value());
+        else if (s == "--to") a.options.to = value();
         else if (s == "--max-length") a.options.max_length = parse_int(s, value());
         else if (s == "--length-penalty") a.options.length_penalty = parse_float(s, value());
         else if (s == "--attention") a.attention_out = value();
@@ -141,7 +143,11 @@ int run_translate(const Args& a, const heed::Translator& tr) {
 }
 
 int run_info(const heed::Translator& tr) {
-    json info = {{"config", json::parse(tr.config_json())},
+    std::string names;
+    for (const std::string& d : tr.directions()) names += (names.empty() ? "" : ", ") + d;
+    std::cout << "directions: " << (names.empty() ? "(not named by the model)" : names) << "\n";
+    json info = {{"directions", tr.directions()},
+                 {"config", json::parse(tr.config_json())},
                  {"parameters", tr.parameter_count()},
                  {"metadata", json::parse(tr.metadata_json())}};
     std::cout << info.dump(2) << "\n";

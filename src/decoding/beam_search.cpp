@@ -25,7 +25,7 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
     DecoderState state(c, K, opt.max_length);
     const std::vector<const Memory*> memories(K, &memory);
     std::vector<float> logits(std::size_t(K) * V);
-    std::vector<int> tokens(K, c.decoder_start_id);
+    std::vector<int> tokens(K, opt.start_id >= 0 ? opt.start_id : c.decoder_start_id);
     std::vector<Hypothesis> live(K), finished;
     std::vector<float> live_score(K, -std::numeric_limits<float>::infinity());
     live_score[0] = 0.0f;  // why: all rows start identical; only row 0 may expand at step 0

@@ -55,6 +55,9 @@ std::unique_ptr<Translator> Translator::load(const std::uint8_t* bytes, std::siz
     ModelWeights weights = load_weights(file, config);
     t->model_ = std::make_unique<Model>(config, std::move(weights));
     t->metadata_json_ = file.metadata_json();
+    t->directions_ = Directions::parse(
+        file.has_metadata("heed.languages") ? file.metadata("heed.languages") : std::string(),
+        *t->tokenizer_, config.decoder_start_id);
     return t;
 }
 
@@ -98,8 +101,10 @@ std::vector<int> source_ids(const Tokenizer& tok, const ModelConfig& c, const st
     return ids;
 }
 
-SearchOptions search_options(const TranslateOptions& o, const ModelConfig& c, int src_len) {
+SearchOptions search_options(const TranslateOptions& o, const ModelConfig& c,
+                             const Directions& directions, int src_len) {
     SearchOptions s;
+    s.start_id = directions.start_id(o.to);
     s.beam_size = o.beam_size;
     s.max_length = o.max_length > 0 ? o.max_length : 2 * src_len + 10;
     s.max_length = std::min(s.max_length, c.max_positions);
@@ -163,6 +168,7 @@ Translation to_translation(const Tokenizer& tok, const ModelConfig& c, const Pre
 std::vector<Translation> Translator::translate(const std::vector<std::string>& texts,
                                                const TranslateOptions& options) const {
     check_options(options);
+    directions_.start_id(options.to);  // why: an unknown target language fails before any work
     const ModelConfig& c = model_->config();
     std::vector<Prepared> prepared(texts.size());
     for (std::size_t i = 0; i < texts.size(); ++i) {
@@ -179,11 +185,12 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& t
             memories.push_back(&p.memory);
             longest = std::max(longest, int(p.ids.size()));
         }
-        SearchOptions so = search_options(options, c, longest);
+        SearchOptions so = search_options(options, c, directions_, longest);
         std::vector<Hypothesis> hyps = greedy_search(*model_, memories, so);
         for (std::size_t i = 0; i < prepared.size(); ++i) {
             Hypothesis& h = hyps[i];
-            const int own_max = search_options(options, c, int(prepared[i].ids.size())).max_length;
+            const int own_max =
+                search_options(options, c, directions_, int(prepared[i].ids.size())).max_length;
             if (int(h.tokens.size()) > own_max) {  // why: same cap as a one-sentence call
                 h.tokens.resize(own_max);
                 h.logprobs.resize(own_max);
@@ -196,7 +203,7 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& t
         return out;
     }
     for (const Prepared& p : prepared) {
-        SearchOptions so = search_options(options, c, int(p.ids.size()));
+        SearchOptions so = search_options(options, c, directions_, int(p.ids.size()));
         out.push_back(to_translation(*tokenizer_, c, p, beam_search(*model_, p.memory, so),
                                      options.return_attention));
     }
@@ -206,11 +213,12 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& t
 Translation Translator::translate_one(const std::string& text, const TranslateOptions& options,
                                       const StepCallback& on_step) const {
     check_options(options);
+    directions_.start_id(options.to);  // why: an unknown target language fails before any work
     const ModelConfig& c = model_->config();
     Prepared p;
     p.ids = source_ids(*tokenizer_, c, text);
     p.memory = model_->encode(p.ids, options.return_attention ? &p.trace : nullptr);
-    SearchOptions so = search_options(options, c, int(p.ids.size()));
+    SearchOptions so = search_options(options, c, directions_, int(p.ids.size()));
     SearchObserver observer;
     if (on_step) {
         observer = [&](const Hypothesis& best) {

@@ -10,6 +10,7 @@
 
 #include "decoding/trace.h"
 #include "model/explain.h"
+#include "translator/directions.h"
 
 namespace heed {
 
@@ -20,6 +21,7 @@ struct TranslateOptions {
     float length_penalty = 1.0f;    ///< beam score = logprob / length^penalty (0 = none)
     bool return_attention = false;  ///< fill Translation::attention
     int top_k = 5;                  ///< candidates recorded per step when return_attention
+    std::string to;                 ///< target language; "" = the model's first direction
 };
 
 /// One translated sentence.
@@ -70,6 +72,8 @@ public:
     std::size_t parameter_count() const;
     /// The file's "__metadata__" as a JSON object text (languages, model card fields, ...).
     std::string metadata_json() const;
+    /// Every direction the model translates in ("en-de", ...), its default first.
+    const std::vector<std::string>& directions() const { return directions_.names(); }
 
     const Model& model() const { return *model_; }
     const Tokenizer& tokenizer() const { return *tokenizer_; }
@@ -79,6 +83,7 @@ private:
     std::unique_ptr<Model> model_;
     std::unique_ptr<Tokenizer> tokenizer_;
     std::string metadata_json_;
+    Directions directions_;
 };
 
 /// Maximum source length in SentencePiece pieces; longer input is rejected with a message.
