@@ -17,6 +17,7 @@ import json
 import math
 import os
 import random
+import signal
 import sys
 import time
 
@@ -251,8 +252,10 @@ def main():
 
     t_end = time.time() + args.minutes * 60
     t_save = time.time()
+    stop = []  # why: SIGTERM (kill, the end of a session) saves at the next step, then exits
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
     model.train()
-    while time.time() < t_end and not (args.stop_step and step >= args.stop_step):
+    while time.time() < t_end and not stop and not (args.stop_step and step >= args.stop_step):
         rng = random.Random(args.seed * 1000 + epoch)
         batches = make_batches([(e[0], e[2]) for e in examples], args.max_tokens, rng)
         skip = ckpt.get("batch_in_epoch", 0) if ckpt else 0
@@ -260,7 +263,7 @@ def main():
         for bi, batch in enumerate(batches):
             if bi < skip:
                 continue
-            if time.time() >= t_end or (args.stop_step and step >= args.stop_step):
+            if time.time() >= t_end or stop or (args.stop_step and step >= args.stop_step):
                 save(bi)
                 break
             s = pad([examples[i][0] for i in batch]).to(device)
