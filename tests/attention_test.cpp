@@ -91,9 +91,15 @@ TEST(AttentionGolden, AttendHeadOnStridedSlicesMatchesTorch) {
             }
         const auto pad = c["mask"]["key_padding"].get<std::vector<std::uint8_t>>();
         std::vector<float> probs(std::size_t(Lq) * Lk, -1.f);
-        attend_head(qb.data() + Dh, ld, kb.data() + Dh, ld, vb.data() + Dh, ld, Lq, Lk, Dh,
-                    1.0f / std::sqrt(float(Dh)), pad.empty() ? nullptr : pad.data(),
-                    kind == "causal" ? offset : -1, probs.data(), ob.data() + Dh, ld);
+        HeadAttention head;
+        head.q = {qb.data() + Dh, Lq, Dh, ld};
+        head.k = {kb.data() + Dh, Lk, Dh, ld};
+        head.v = {vb.data() + Dh, Lk, Dh, ld};
+        head.scale = 1.0f / std::sqrt(float(Dh));
+        head.mask.key_padding = pad.empty() ? nullptr : pad.data();
+        head.mask.causal = kind == "causal";
+        head.mask.offset = offset;
+        attend_head(head, probs.data(), {ob.data() + Dh, Lq, Dh, ld});
         Mat w = Mat::from_shape({std::size_t(Lq), std::size_t(Lk)});
         std::copy(probs.begin(), probs.end(), w.begin());
         Mat out = Mat::from_shape({std::size_t(Lq), std::size_t(Dh)});
@@ -279,8 +285,12 @@ TEST(AttentionMask, FullyMaskedRowsGiveZerosNotNaN) {
 
     std::vector<float> probs(6, -1.f), out(2, -1.f);
     const std::uint8_t pad[3] = {1, 1, 1};
-    attend_head(q.data(), 2, k.data(), 2, v.data(), 1, 2, 3, 1, 1.f, pad, -1, probs.data(),
-                out.data(), 1);
+    HeadAttention head;
+    head.q = {q.data(), 2, 1, 2};
+    head.k = {k.data(), 3, 1, 2};
+    head.v = {v.data(), 3, 1, 1};
+    head.mask.key_padding = pad;
+    attend_head(head, probs.data(), {out.data(), 2, 1, 1});
     for (float p : probs) EXPECT_EQ(p, 0.f);
     for (float o : out) EXPECT_EQ(o, 0.f);
 }

@@ -91,10 +91,17 @@ TEST(MultiHeadGolden, AttendHeadOnPackedProjectionsMatchesTorch) {
         w.v.apply(xkv.data(), Lk, v.data());  // [Lk, H*Dh]
         const auto pad = c["mask"]["key_padding"].get<std::vector<std::uint8_t>>();
         const float scale = c["score"] == "dot" ? 1.f : 1.f / std::sqrt(float(Dh));
-        for (int h = 0; h < H; ++h)
-            attend_head(q.data() + h * Dh, HD, k.data() + h * Dh, HD, v.data() + h * Dh, HD, Lq, Lk,
-                        Dh, scale, pad.empty() ? nullptr : pad.data(), kind == "causal" ? 0 : -1,
-                        probs.data() + std::size_t(h) * Lq * Lk, concat.data() + h * Dh, HD);
+        for (int h = 0; h < H; ++h) {
+            HeadAttention head;
+            head.q = {q.data() + h * Dh, Lq, Dh, HD};
+            head.k = {k.data() + h * Dh, Lk, Dh, HD};
+            head.v = {v.data() + h * Dh, Lk, Dh, HD};
+            head.scale = scale;
+            head.mask.key_padding = pad.empty() ? nullptr : pad.data();
+            head.mask.causal = kind == "causal";
+            attend_head(head, probs.data() + std::size_t(h) * Lq * Lk,
+                        {concat.data() + h * Dh, Lq, Dh, HD});
+        }
         Tensor3 p = Tensor3::from_shape({std::size_t(H), std::size_t(Lq), std::size_t(Lk)});
         std::copy(probs.begin(), probs.end(), p.begin());
         Mat cat = Mat::from_shape({std::size_t(Lq), std::size_t(HD)});
