@@ -33,7 +33,7 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
     std::vector<std::size_t> order(std::size_t(K) * V);
 
     for (int t = 0; t < opt.max_length; ++t) {
-        model.step(memories, tokens, state, logits.data(), opt.record ? &trace : nullptr);
+        model.step(memories, tokens, state, logits.data(), opt.return_attention ? &trace : nullptr);
         for (int r = 0; r < K; ++r) {
             float* lp = logits.data() + std::size_t(r) * V;
             log_softmax(lp, V);
@@ -57,7 +57,7 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
             const float token_lp = total - live_score[r];
             h.tokens.push_back(v);
             h.logprobs.push_back(token_lp);
-            if (opt.record) {
+            if (opt.return_attention) {
                 StepRecord rec;
                 rec.token = v;
                 rec.prob = std::exp(token_lp);

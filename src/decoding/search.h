@@ -15,8 +15,8 @@ struct SearchOptions {
     int beam_size = 1;            ///< 1 = greedy
     int max_length = 64;          ///< max target tokens, EOS included
     float length_penalty = 1.0f;  ///< final beam score = logprob / length^penalty
-    bool record = false;          ///< keep per-step attention rows and top-k candidates
-    int top_k = 5;                ///< candidates kept per step when recording
+    bool return_attention = false;  ///< keep per-step attention rows and top-k candidates
+    int top_k = 5;                  ///< candidates kept per step when return_attention
 };
 
 /// What was recorded at one step of a hypothesis.

@@ -94,46 +94,50 @@ HeadExplanation explain_head(const Model& model, const std::vector<int>& source,
     all.scale = 1.0f / std::sqrt(float(Dh));
     all.mask.causal = in.causal;
 
-    HeadExplanation e;
-    e.dk = Dh;
-    e.xq = in.xq;
-    e.xkv = in.xkv;
+    const auto square = [&] { return Mat::from_shape({std::size_t(Lq), std::size_t(Lk)}); };
     const auto blocked = mask_matrix(in.causal ? AttentionMask::causal() : AttentionMask::none(),
                                      Lq, Lk);
-    e.mask = xt::cast<float>(blocked);  // [Lq, Lk]
-    std::vector<float> probs(std::size_t(Lq) * Lk);  // [Lq, Lk]
-    e.concat = Mat::from_shape({std::size_t(Lq), std::size_t(D)});  // [Lq, D]
-    attend_heads(all, H, probs.data(), out_columns(e.concat, 0, D));
+    std::vector<float> probs(std::size_t(Lq) * Lk);                      // [Lq, Lk]
+    Mat concat = Mat::from_shape({std::size_t(Lq), std::size_t(D)});  // [Lq, D]
+    attend_heads(all, H, probs.data(), out_columns(concat, 0, D));
 
     // the chosen head again, keeping its intermediates
     HeadAttention one = all;
     one.q = columns(all.q, head * Dh, Dh);  // [Lq, Dh]
     one.k = columns(all.k, head * Dh, Dh);  // [Lk, Dh]
     one.v = columns(all.v, head * Dh, Dh);  // [Lk, Dh]
-    e.q = to_mat(one.q);
-    e.k = to_mat(one.k);
-    e.v = to_mat(one.v);
-    const auto square = [&] { return Mat::from_shape({std::size_t(Lq), std::size_t(Lk)}); };
-    e.scaled = square();
-    e.weights = square();
-    e.output = Mat::from_shape({std::size_t(Lq), std::size_t(Dh)});  // [Lq, Dh]
+    Mat scaled = square(), weights = square();
+    Mat output = Mat::from_shape({std::size_t(Lq), std::size_t(Dh)});  // [Lq, Dh]
     HeadRecorder record;
-    record.scores = e.scaled.data();  // Q·Kᵀ/√dk [Lq, Lk]
-    attend_head(one, e.weights.data(), out_columns(e.output, 0, Dh), &record);
+    record.scores = scaled.data();  // Q·Kᵀ/√dk [Lq, Lk]
+    attend_head(one, weights.data(), out_columns(output, 0, Dh), &record);
     // the same head unscaled, to show what the 1/√dk of §3.2.1 is for
     one.scale = 1.0f;
-    e.scores = square();
-    e.weights_unscaled = square();
+    Mat scores = square(), weights_unscaled = square();
     Mat unused = Mat::from_shape({std::size_t(Lq), std::size_t(Dh)});
-    record.scores = e.scores.data();  // Q·Kᵀ [Lq, Lk]
-    attend_head(one, e.weights_unscaled.data(), out_columns(unused, 0, Dh), &record);
+    record.scores = scores.data();  // Q·Kᵀ [Lq, Lk]
+    attend_head(one, weights_unscaled.data(), out_columns(unused, 0, Dh), &record);
 
     const PackedLinear& o = block == AttentionBlock::EncoderSelf
                                 ? model.weights().encoder[layer].self_attn.o
                             : block == AttentionBlock::DecoderSelf
                                 ? model.weights().decoder[layer].self_attn.o
                                 : model.weights().decoder[layer].cross_attn.o;
-    e.projected = o(e.concat);  // [Lq, D]
+    HeadExplanation e;
+    e.dk = Dh;
+    e.xq = to_array(in.xq);
+    e.xkv = to_array(in.xkv);
+    e.q = to_array(to_mat(one.q));
+    e.k = to_array(to_mat(one.k));
+    e.v = to_array(to_mat(one.v));
+    e.scores = to_array(scores);
+    e.scaled = to_array(scaled);
+    e.mask = to_array(Mat(xt::cast<float>(blocked)));  // [Lq, Lk]
+    e.weights = to_array(weights);
+    e.weights_unscaled = to_array(weights_unscaled);
+    e.output = to_array(output);
+    e.concat = to_array(concat);
+    e.projected = to_array(o(concat));  // [Lq, D]
     return e;
 }
 

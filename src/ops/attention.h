@@ -7,28 +7,12 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "ops/attention_kinds.h"
 
 namespace heed {
 
 // Axis letters: Lq query length, Lk key/value length, Dq/Dk/Dv query/key/value dims,
 // Da additive-attention hidden dim, Dh one head's dim.
-
-/// How a query and a key are compared (e_ij, the pre-softmax score).
-enum class ScoreFunction {
-    Dot,        ///< qᵀk (Luong et al. 2015 §3.1 "dot"); needs Dq == Dk
-    ScaledDot,  ///< qᵀk / √Dk (Vaswani et al. 2017 §3.2.1); needs Dq == Dk
-    General,    ///< qᵀ W k, W [Dq, Dk] (Luong et al. 2015 §3.1 "general")
-    Additive,   ///< vᵀ tanh(W q + U k), W [Da, Dq], U [Da, Dk], v [Da] (Bahdanau et al. 2015 §3.1)
-};
-
-/// Which (query, key) pairs are blocked before the softmax.
-enum class MaskKind {
-    None,         ///< every key visible
-    Causal,       ///< query i sees keys j <= i + causal_offset
-    KeyPadding,   ///< only the key_padding vector applies
-    LocalWindow,  ///< query i sees keys with |i + causal_offset - j| <= window
-    Custom,       ///< custom[i, j] == 1 blocks the pair
-};
 
 /// A mask description, materialised for given (Lq, Lk) by mask_matrix(). `key_padding`, when
 /// non-empty, is applied on top of any kind (e.g. a causal mask plus padded keys), as PyTorch

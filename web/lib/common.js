@@ -39,54 +39,19 @@ export function describe(x) {
   return typeof x === 'object' ? (x.constructor?.name ?? 'an object') : `${typeof x} ${String(x)}`;
 }
 
-function checkInt(value, name, lo, hi) {
-  if (!Number.isInteger(value) || value < lo || value > hi)
-    throw badInput(`options.${name} must be an integer in ${lo}..${hi}, got ${describe(value)}`);
-  return value;
-}
-
-const OPTION_KEYS = new Set(['beam', 'maxLength', 'lengthPenalty', 'attention', 'topK', 'onStep',
-  'signal']);
-
-/** Limits checked in JS before the engine sees the options (the engine checks again). */
-export const LIMITS = { beam: 16, maxLength: 1024, topK: 100, lengthPenalty: 10 };
-
 /**
- * Validates TranslateOptions and returns the engine's form
- * {beamSize, maxLength, lengthPenalty, attention, topK} plus the JS-only {onStep, signal}.
+ * Checks the JS-only options (onStep, signal) and splits them from the engine's, which pass on
+ * unchanged under their public names: heed.js checks those against the engine's limits.
  */
-export function normalizeOptions(options) {
+export function splitOptions(options) {
   checkObject(options, 'options', true);
-  const o = options ?? {};
-  for (const key of Object.keys(o))
-    if (!OPTION_KEYS.has(key))
-      throw badInput(`unknown option '${key}' (known: ${[...OPTION_KEYS].join(', ')})`);
-  const engine = {
-    beamSize: o.beam === undefined ? 1 : checkInt(o.beam, 'beam', 1, LIMITS.beam),
-    maxLength: o.maxLength === undefined ? 0
-      : checkInt(o.maxLength, 'maxLength', 1, LIMITS.maxLength),
-    lengthPenalty: 1,
-    attention: false,
-    topK: o.topK === undefined ? 5 : checkInt(o.topK, 'topK', 0, LIMITS.topK),
-  };
-  if (o.lengthPenalty !== undefined) {
-    const p = o.lengthPenalty;
-    if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > LIMITS.lengthPenalty)
-      throw badInput(`options.lengthPenalty must be a number in 0..${LIMITS.lengthPenalty}, ` +
-        `got ${describe(p)}`);
-    engine.lengthPenalty = p;
-  }
-  if (o.attention !== undefined) {
-    if (typeof o.attention !== 'boolean')
-      throw badInput(`options.attention must be a boolean, got ${describe(o.attention)}`);
-    engine.attention = o.attention;
-  }
-  if (o.onStep !== undefined && typeof o.onStep !== 'function')
-    throw badInput(`options.onStep must be a function, got ${describe(o.onStep)}`);
-  if (o.signal !== undefined &&
-      (o.signal === null || typeof o.signal !== 'object' || typeof o.signal.aborted !== 'boolean'))
-    throw badInput(`options.signal must be an AbortSignal, got ${describe(o.signal)}`);
-  return { engine, onStep: o.onStep, signal: o.signal };
+  const { onStep, signal, ...engine } = options ?? {};
+  if (onStep !== undefined && typeof onStep !== 'function')
+    throw badInput(`options.onStep must be a function, got ${describe(onStep)}`);
+  if (signal !== undefined &&
+      (signal === null || typeof signal !== 'object' || typeof signal.aborted !== 'boolean'))
+    throw badInput(`options.signal must be an AbortSignal, got ${describe(signal)}`);
+  return { engine, onStep, signal };
 }
 
 const LOAD_KEYS = new Set(['model', 'wasmUrl', 'onProgress']);
@@ -112,10 +77,10 @@ function checkTexts(text) {
   });
 }
 
-/** Checks translate(text, options) and returns normalizeOptions(options). */
+/** Checks translate(text, options) and returns splitOptions(options). */
 export function checkTranslate(text, options) {
   checkTexts(text);
-  const parsed = normalizeOptions(options);
+  const parsed = splitOptions(options);
   if (Array.isArray(text) && parsed.onStep)
     throw badInput('options.onStep needs a single text, not an array');
   return parsed;

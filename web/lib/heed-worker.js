@@ -83,7 +83,11 @@ class Client {
       this.#pending.set(id, { resolve, reject, ...handlers });
     });
     this.#endpoint.ref();  // why: Node must not exit while a reply is awaited
-    this.#endpoint.post({ ...message, id }, transfer);
+    try {
+      this.#endpoint.post({ ...message, id }, transfer);
+    } catch (e) {  // why: a value structured clone cannot copy (e.g. a function in options)
+      this.abandon(id, badInput(`cannot send this call to the worker: ${e.message}`));
+    }
     return { id, promise };
   }
 
@@ -175,17 +179,6 @@ function sharedFlag() {
   return allowed ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
 }
 
-/** The engine options back in public form (heed.js in the worker validates them again). */
-function publicOptions(engine) {
-  return {
-    beam: engine.beamSize,
-    maxLength: engine.maxLength || undefined,
-    lengthPenalty: engine.lengthPenalty,
-    attention: engine.attention,
-    topK: engine.topK,
-  };
-}
-
 // ---- the translator --------------------------------------------------------------------
 
 class WorkerTranslator {
@@ -205,12 +198,15 @@ class WorkerTranslator {
     }, (parsed) => this.#start(text, parsed));
   }
 
-  /** Posts a checked translate call; an abort signal cancels it in the worker. */
+  /**
+   * Posts a translate call with the caller's options as they are (less onStep and signal,
+   * which stay here); the worker's heed.js checks them. An abort signal cancels the call.
+   */
   #start(text, parsed) {
     const { engine, onStep, signal } = parsed;
     const flag = signal ? sharedFlag() : undefined;
     const { id, promise } = this.#client.call({
-      type: 'translate', text, options: publicOptions(engine), steps: Boolean(onStep),
+      type: 'translate', text, options: engine, steps: Boolean(onStep),
       abortable: Boolean(signal), flag,
     }, { onStep });
     if (!signal) return promise;

@@ -173,6 +173,38 @@ async function modelBytes(model, onProgress) {
     `${IS_NODE ? ' (or a file path)' : ''}, got ${describe(model)}`);
 }
 
+// ---- options ---------------------------------------------------------------------------
+
+function checkInt(value, name, lo, hi) {
+  if (!Number.isInteger(value) || value < lo || value > hi)
+    throw badInput(`options.${name} must be an integer in ${lo}..${hi}, got ${describe(value)}`);
+  return value;
+}
+
+/**
+ * The engine's TranslateOptions from the caller's, under the same names (bindings.cpp
+ * value_object): defaults and limits come from the C++ definitions, checked here once so that
+ * a wrong option is named as the caller wrote it.
+ */
+function engineOptions(options, { defaults, limits }) {
+  for (const key of Object.keys(options))
+    if (!(key in defaults))
+      throw badInput(`unknown option '${key}' (known: ${Object.keys(defaults).join(', ')}, ` +
+        'onStep, signal)');
+  const o = { ...defaults };
+  for (const [key, value] of Object.entries(options)) if (value !== undefined) o[key] = value;
+  checkInt(o.beam, 'beam', 1, limits.beam);
+  if (options.maxLength !== undefined) checkInt(o.maxLength, 'maxLength', 1, limits.maxLength);
+  checkInt(o.topK, 'topK', 0, limits.topK);
+  const p = o.lengthPenalty;
+  if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > limits.lengthPenalty)
+    throw badInput(`options.lengthPenalty must be a number in 0..${limits.lengthPenalty}, ` +
+      `got ${describe(p)}`);
+  if (typeof o.attention !== 'boolean')
+    throw badInput(`options.attention must be a boolean, got ${describe(o.attention)}`);
+  return o;
+}
+
 /** Loads the engine and a model; see heed.d.ts. */
 export async function loadTranslator(options) {
   checkLoadOptions(options);
@@ -188,7 +220,7 @@ export async function loadTranslator(options) {
       config: JSON.parse(info.config),
       metadata: JSON.parse(info.metadata),
       parameters: info.parameters,
-    });
+    }, { defaults: engine.defaultOptions(), limits: engine.limits() });
   } catch (e) {
     handle.delete();
     throw e;
@@ -228,19 +260,23 @@ function stepEvent(step, partial) {
 
 class Translator {
   #handle;
+  #contract;  // {defaults, limits} of TranslateOptions, from the engine
   #queue = Promise.resolve();
   #busy = false;
   #disposed = false;
 
-  constructor(handle, info) {
+  constructor(handle, info, contract) {
     this.#handle = handle;
+    this.#contract = contract;
     /** @type {import('./heed.d.ts').ModelInfo} */
     this.info = info;
   }
 
   translate(text, options) {
-    return guarded(this.#disposed, () => checkTranslate(text, options),
-      (parsed) => this.#run(() => this.#translate(text, parsed)));
+    return guarded(this.#disposed, () => {
+      const parsed = checkTranslate(text, options);
+      return { ...parsed, engine: engineOptions(parsed.engine, this.#contract) };
+    }, (parsed) => this.#run(() => this.#translate(text, parsed)));
   }
 
   steps(text, options) {
