@@ -114,12 +114,12 @@ TEST(MultiHeadGolden, AttendHeadOnPackedProjectionsMatchesTorch) {
     EXPECT_GE(checked, 4);
 }
 
-// ---- seed texts ---------------------------------------------------------------------------
+// ---- worked examples ----------------------------------------------------------------------
 
-// Seed 002's Keras example: num_heads=2, key_dim=2, value_dim=3, i.e. per-head Dv != Dh. The
+// As Keras' MultiHeadAttention(num_heads=2, key_dim=2, value_dim=3): per-head Dv != Dh. The
 // result must equal running single-head attention on each head's slice and concatenating
-// (seed 001: "run attention N times in parallel ... concat the results"; seed 003 §5).
-TEST(SeedExamples, Seed002TwoHeadsKeyDim2ValueDim3) {
+// (Vaswani et al. 2017 §3.2.2, "Concat(head_1, ..., head_h) W^O").
+TEST(WorkedExamples, TwoHeadsKeyDim2ValueDim3) {
     const int L = 5, D = 4, H = 2, Dh = 2, Dv = 3;
     auto filled = [](int rows, int cols, float phase) {
         Mat m = Mat::from_shape({std::size_t(rows), std::size_t(cols)});

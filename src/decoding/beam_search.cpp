@@ -95,12 +95,10 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
         live_score = next_score;
         if (observer && !observer(live[0])) break;
     }
-    if (finished.empty() || int(finished.size()) < K) {
+    if (int(finished.size()) < K) {
+        // why: live rows never end in EOS (those went to `finished`), so none is counted twice
         for (int r = 0; r < K; ++r) {
             if (!std::isfinite(live_score[r]) || live[r].tokens.empty()) continue;
-            bool dup = false;  // why: live rows already ended in EOS are in `finished`
-            if (!live[r].tokens.empty() && live[r].tokens.back() == c.eos_id) dup = true;
-            if (dup) continue;
             Hypothesis h = live[r];
             h.score = normalised(live_score[r], h.tokens.size(), opt.length_penalty);
             finished.push_back(std::move(h));

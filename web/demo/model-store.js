@@ -3,7 +3,7 @@
 // The .wasm and the page's own files rely on HTTP caching: the server sends an ETag and
 // `Cache-Control: no-cache`, so the browser revalidates them and gets 304 Not Modified.
 
-import { readBody } from '../lib/common.js';
+import { readBody } from '../lib/heed.js';
 
 const CACHE = 'heed-models-v1';
 

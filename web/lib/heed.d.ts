@@ -152,7 +152,11 @@ export interface LoadOptions {
 
 export function loadTranslator(options: LoadOptions): Promise<Translator>;
 
-/** The attention primitives of the source texts, computed by the C++ kernels. */
+/**
+ * The attention primitives, computed by the C++ kernels: dot and general scores (Luong et al.
+ * 2015 §3.1), scaled dot product (Vaswani et al. 2017 §3.2.1), additive (Bahdanau et al. 2015
+ * §3.1), linear attention (Katharopoulos et al. 2020 §3.2).
+ */
 export type ScoreFunction = 'dot' | 'scaled_dot' | 'general' | 'additive';
 /** true = blocked. `keyPadding` ([Lk], true = padded key) may accompany any kind, e.g. a causal
  *  mask over padded keys. `offset` shifts the diagonal: query i sees keys j <= i + offset
@@ -192,3 +196,10 @@ export function loadAttentionLab(options?: { wasmUrl?: string | URL }): Promise<
 /** WASM memory of the engine instance for `wasmUrl` (shared by its translators and lab):
  *  bytes in use by malloc, and the size of linear memory (which never shrinks). */
 export function memoryStats(options?: { wasmUrl?: string | URL }): Promise<{ inUse: number; size: number }>;
+
+/**
+ * Reads a fetch Response's body into one Uint8Array, calling `onChunk(bytesSoFar)` after each
+ * streamed chunk (never when the body is not a stream). For apps that fetch models themselves
+ * (e.g. from the Cache API) and pass the bytes as `options.model`.
+ */
+export function readBody(response: Response, onChunk: (loaded: number) => void): Promise<Uint8Array>;

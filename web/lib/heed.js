@@ -8,7 +8,7 @@ import {
   readBody, shapeResult, stepsOf,
 } from './common.js';
 
-export { HeedError };
+export { HeedError, readBody };
 
 // ---- environment -----------------------------------------------------------------------
 
