@@ -31,11 +31,11 @@ class App {
     this.models = [];
     this.translator = null;
     this.translatorModel = '';
-    this.result = null;       // finished TranslationResult (with attention)
+    this.result = null; // finished TranslationResult (with attention)
     this.resultText = '';
-    this.live = null;         // { sourceTokens, events[] } while decoding
+    this.live = null; // { sourceTokens, events[] } while decoding
     this.abort = null;
-    this.active = null;       // export target {title, png, svg, json}
+    this.active = null; // export target {title, png, svg, json}
     this.labPromise = null;
     this.firstTranslationMs = null;
     this.views = {
@@ -58,7 +58,9 @@ class App {
     if (render) this.renderView();
   }
 
-  get view() { return this.views[this.state.view]; }
+  get view() {
+    return this.views[this.state.view];
+  }
 
   renderView() {
     for (const b of document.querySelectorAll('[role="tab"]')) {
@@ -80,7 +82,9 @@ class App {
     this.updateExportLabel();
   }
 
-  exportTarget() { return this.active ?? this.view.exportTarget?.() ?? null; }
+  exportTarget() {
+    return this.active ?? this.view.exportTarget?.() ?? null;
+  }
 
   updateExportLabel() {
     const t = this.exportTarget();
@@ -97,7 +101,9 @@ class App {
     m.className = `message${kind === 'info' ? ' info' : ''}`;
   }
 
-  status(text) { $('model-status').textContent = text; }
+  status(text) {
+    $('model-status').textContent = text;
+  }
 
   // ---- models ----
 
@@ -107,7 +113,10 @@ class App {
       const res = await fetch('../models/models.json', { cache: 'no-cache' });
       if (!res.ok) throw new Error(`the server answered ${res.status} for /models/models.json`);
       list = await res.json();
-      if (!Array.isArray(list) || !list.every((m) => m && typeof m.id === 'string' && typeof m.file === 'string')) {
+      if (
+        !Array.isArray(list) ||
+        !list.every((m) => m && typeof m.id === 'string' && typeof m.file === 'string')
+      ) {
         throw new Error('models.json is not a list of {id, file, name, size}');
       }
     } catch (err) {
@@ -116,8 +125,14 @@ class App {
       return [];
     }
     const sel = $('model-select');
-    sel.replaceChildren(...list.map((m) => el('option', { value: m.id,
-      text: `${m.name ?? m.id}${m.size ? ` · ${sizeText(m.size)}` : ''}` })));
+    sel.replaceChildren(
+      ...list.map((m) =>
+        el('option', {
+          value: m.id,
+          text: `${m.name ?? m.id}${m.size ? ` · ${sizeText(m.size)}` : ''}`,
+        }),
+      ),
+    );
     this.models = list;
     return list;
   }
@@ -130,7 +145,9 @@ class App {
     this.translator?.dispose();
     this.translator = null;
     this.result = null;
-    const box = $('load-box'), bar = $('load-progress'), txt = $('load-text');
+    const box = $('load-box'),
+      bar = $('load-progress'),
+      txt = $('load-text');
     box.hidden = false;
     bar.value = 0;
     txt.textContent = `Loading ${entry.name ?? id}…`;
@@ -142,11 +159,14 @@ class App {
     const t0 = performance.now();
     try {
       const url = new URL(`../models/${entry.file}`, location.href).href;
-      const { bytes, source } = await fetchModel(url, { expectedSize: entry.size,
+      const { bytes, source } = await fetchModel(url, {
+        expectedSize: entry.size,
         onProgress: (f, n) => {
-          if (Number.isFinite(f)) bar.value = f; else bar.removeAttribute('value');
+          if (Number.isFinite(f)) bar.value = f;
+          else bar.removeAttribute('value');
           txt.textContent = `${(n / 1e6).toFixed(1)} MB${Number.isFinite(f) ? ` (${Math.round(f * 100)} %)` : ''}`;
-        } });
+        },
+      });
       txt.textContent = 'Starting the engine…';
       const { spawnTranslator } = await import('../lib/heed-worker.js');
       const size = bytes.length; // why: the worker client may transfer (detach) the buffer
@@ -156,10 +176,12 @@ class App {
       const ms = performance.now() - t0;
       const cfg = translator.info?.config ?? {};
       const params = translator.info?.parameters;
-      this.status(`${entry.name ?? id}: ${sizeText(size)}` +
-        `${params ? `, ${(params / 1e6).toFixed(1)} M parameters` : ''}` +
-        `${cfg.encoder_layers ? `, ${cfg.encoder_layers}+${cfg.decoder_layers} layers × ${cfg.heads} heads` : ''}` +
-        ` — ${source === 'network' ? 'downloaded' : source === 'cache' ? 'from the browser cache' : 'offline copy'} in ${(ms / 1000).toFixed(2)} s`);
+      this.status(
+        `${entry.name ?? id}: ${sizeText(size)}` +
+          `${params ? `, ${(params / 1e6).toFixed(1)} M parameters` : ''}` +
+          `${cfg.encoder_layers ? `, ${cfg.encoder_layers}+${cfg.decoder_layers} layers × ${cfg.heads} heads` : ''}` +
+          ` — ${source === 'network' ? 'downloaded' : source === 'cache' ? 'from the browser cache' : 'offline copy'} in ${(ms / 1000).toFixed(2)} s`,
+      );
       box.hidden = true;
       document.documentElement.dataset.heed = 'loaded';
       return translator;
@@ -168,8 +190,12 @@ class App {
       document.documentElement.dataset.heed = 'load-failed';
       const why = err?.code ? `${err.code}: ${err.message}` : err.message;
       this.status(`Could not load ${entry.name ?? id}`);
-      this.message(`The model “${entry.name ?? id}” could not be loaded — ${why}` +
-        (err?.code === 'NO_SIMD' ? ' This browser lacks WebAssembly SIMD; use a current Chrome, Firefox or Safari.' : ''));
+      this.message(
+        `The model “${entry.name ?? id}” could not be loaded — ${why}` +
+          (err?.code === 'NO_SIMD'
+            ? ' This browser lacks WebAssembly SIMD; use a current Chrome, Firefox or Safari.'
+            : ''),
+      );
       throw err;
     }
   }
@@ -178,20 +204,30 @@ class App {
 
   validate(text) {
     if (!text.trim()) return 'Type or pick a sentence to translate: the text is empty.';
-    if (text.length > MAX_CHARS) return `The text is ${text.length} characters long; the limit here is ${MAX_CHARS}.`;
+    if (text.length > MAX_CHARS)
+      return `The text is ${text.length} characters long; the limit here is ${MAX_CHARS}.`;
     const ctrl = text.match(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]/);
-    if (ctrl) return `The text contains an unsupported control character (U+${ctrl[0].codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}). Remove it and try again.`;
+    if (ctrl)
+      return `The text contains an unsupported control character (U+${ctrl[0].codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}). Remove it and try again.`;
     return null;
   }
 
   async translate() {
     const text = $('source-text').value;
     const problem = this.validate(text);
-    if (problem) { this.message(problem); $('source-text').focus(); return; }
+    if (problem) {
+      this.message(problem);
+      $('source-text').focus();
+      return;
+    }
     this.message(null);
     const modelId = $('model-select').value;
     let translator;
-    try { translator = await this.loadModel(modelId); } catch { return; }
+    try {
+      translator = await this.loadModel(modelId);
+    } catch {
+      return;
+    }
     this.abort?.abort();
     const ctrl = new AbortController();
     this.abort = ctrl;
@@ -199,7 +235,9 @@ class App {
     this.set({ text, model: modelId }, { render: false });
     $('translate-btn').disabled = true;
     $('stop-btn').hidden = false;
-    $('output').replaceChildren(el('span.pending', {}, el('span.spinner', { 'aria-hidden': 'true' }), ' translating…'));
+    $('output').replaceChildren(
+      el('span.pending', {}, el('span.spinner', { 'aria-hidden': 'true' }), ' translating…'),
+    );
     document.documentElement.dataset.heed = 'translating';
     const t0 = performance.now();
     try {
@@ -207,7 +245,10 @@ class App {
       this.live = { sourceTokens: null, events: [] };
       this.views.timeline.startLive();
       const result = await translator.translate(text, {
-        beam, attention: true, topK: 5, signal: ctrl.signal,
+        beam,
+        attention: true,
+        topK: 5,
+        signal: ctrl.signal,
         onStep: (ev) => {
           this.live.sourceTokens ??= ev.sourceTokens ?? null; // labels for the live cross-attention
           this.live.events.push(ev);
@@ -225,11 +266,16 @@ class App {
       this.showOutput(result);
       if (this.firstTranslationMs === null) this.firstTranslationMs = performance.now() - T0;
       const words = text.trim().split(/\s+/).length;
-      $('stats').textContent = `${result.targetTokens.length} target pieces from ${result.sourceTokens.length} source pieces` +
+      $('stats').textContent =
+        `${result.targetTokens.length} target pieces from ${result.sourceTokens.length} source pieces` +
         ` in ${ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`} (${(words / (ms / 1000)).toFixed(0)} words/s, ${beam > 1 ? `beam ${beam}` : 'greedy'}, with attention)` +
         ` · first translation ${(this.firstTranslationMs / 1000).toFixed(2)} s after page load`;
       const unk = result.sourceTokens.filter((t) => t === '<unk>').length;
-      if (unk) this.message(`${unk} piece${unk > 1 ? 's' : ''} of the text use characters this model has never seen; ${unk > 1 ? 'they were' : 'it was'} read as <unk>, so the translation may be off.`, 'info');
+      if (unk)
+        this.message(
+          `${unk} piece${unk > 1 ? 's' : ''} of the text use characters this model has never seen; ${unk > 1 ? 'they were' : 'it was'} read as <unk>, so the translation may be off.`,
+          'info',
+        );
       document.documentElement.dataset.heed = 'translated';
       this.views.timeline.finishLive();
       this.renderView();
@@ -243,7 +289,8 @@ class App {
         this.result = null;
         $('stats').textContent = '';
         $('conf-legend').hidden = true;
-        const what = err?.code === 'BAD_INPUT' ? 'The text cannot be translated' : 'Translation failed';
+        const what =
+          err?.code === 'BAD_INPUT' ? 'The text cannot be translated' : 'Translation failed';
         this.message(`${what}: ${err?.message ?? err}`);
         document.documentElement.dataset.heed = 'translate-failed';
       }
@@ -265,13 +312,23 @@ class App {
       const lead = t.startsWith('▁') && spans.length ? ' ' : '';
       if (lead) spans.push(lead);
       const bare = t === '▁'; // a lone word-start piece: shown as an underlined gap
-      spans.push(el(`span.tok${p < 0.5 ? '.low' : ''}${bare ? '.bare' : ''}`, {
-        tabindex: 0, 'data-step': i, style: `--c: ${cssAt('sequential', p)}`,
-        title: `“${t}” — probability ${(p * 100).toFixed(1)} %`,
-        'aria-label': `${showPiece(t)}, confidence ${(p * 100).toFixed(0)} percent`,
-        onclick: () => this.jumpToStep(i),
-        onkeydown: (ev) => { if (ev.key === 'Enter') this.jumpToStep(i); },
-      }, bare ? '\u2009' : showPiece(t)));
+      spans.push(
+        el(
+          `span.tok${p < 0.5 ? '.low' : ''}${bare ? '.bare' : ''}`,
+          {
+            tabindex: 0,
+            'data-step': i,
+            style: `--c: ${cssAt('sequential', p)}`,
+            title: `“${t}” — probability ${(p * 100).toFixed(1)} %`,
+            'aria-label': `${showPiece(t)}, confidence ${(p * 100).toFixed(0)} percent`,
+            onclick: () => this.jumpToStep(i),
+            onkeydown: (ev) => {
+              if (ev.key === 'Enter') this.jumpToStep(i);
+            },
+          },
+          bare ? '\u2009' : showPiece(t),
+        ),
+      );
     });
     out.replaceChildren(...spans);
     out.dataset.text = result.text;
@@ -297,43 +354,78 @@ class App {
     if (!t) return;
     const base = `heed-${this.state.view}-${t.slug ?? 'view'}`;
     if (kind === 'png') download(await t.png(), `${base}.png`);
-    else if (kind === 'svg') download(new Blob([t.svg()], { type: 'image/svg+xml' }), `${base}.svg`);
+    else if (kind === 'svg')
+      download(new Blob([t.svg()], { type: 'image/svg+xml' }), `${base}.svg`);
     else {
-      const data = { app: 'heed-demo', model: this.state.model, text: this.resultText, view: this.state.view,
-        url: location.href, ...t.json() };
-      download(new Blob([JSON.stringify(data, null, 1)], { type: 'application/json' }), `${base}.json`);
+      const data = {
+        app: 'heed-demo',
+        model: this.state.model,
+        text: this.resultText,
+        view: this.state.view,
+        url: location.href,
+        ...t.json(),
+      };
+      download(
+        new Blob([JSON.stringify(data, null, 1)], { type: 'application/json' }),
+        `${base}.json`,
+      );
     }
     announce(`Exported ${t.title} as ${kind.toUpperCase()}`);
   }
 }
 
 function sizeText(bytes) {
-  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`;
+  return bytes >= 1e6
+    ? `${(bytes / 1e6).toFixed(1)} MB`
+    : `${Math.max(1, Math.round(bytes / 1e3))} kB`;
 }
 
 async function main() {
   const app = new App();
   window.heedDemo = app; // for the browser tests and the curious
-  document.documentElement.style.setProperty('--ramp',
-    `linear-gradient(90deg, ${[0, 0.25, 0.5, 0.75, 1].map((t) => cssAt('sequential', t)).join(', ')})`);
+  document.documentElement.style.setProperty(
+    '--ramp',
+    `linear-gradient(90deg, ${[0, 0.25, 0.5, 0.75, 1].map((t) => cssAt('sequential', t)).join(', ')})`,
+  );
   if (reducedMotion()) document.documentElement.dataset.motion = 'reduced';
   // canvases read the theme's colours when they draw: redraw when the OS switches light/dark
-  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => requestAnimationFrame(() => app.renderView()));
+  window
+    .matchMedia('(prefers-color-scheme: dark)')
+    .addEventListener('change', () => requestAnimationFrame(() => app.renderView()));
 
   // examples
-  $('examples').replaceChildren(...EXAMPLES.map((text) => el('button', { type: 'button', title: text,
-    onclick: () => { $('source-text').value = text; app.translate(); } },
-  text.length > 34 ? `${text.slice(0, 32)}…` : text)));
+  $('examples').replaceChildren(
+    ...EXAMPLES.map((text) =>
+      el(
+        'button',
+        {
+          type: 'button',
+          title: text,
+          onclick: () => {
+            $('source-text').value = text;
+            app.translate();
+          },
+        },
+        text.length > 34 ? `${text.slice(0, 32)}…` : text,
+      ),
+    ),
+  );
 
   // controls
   $('translate-btn').addEventListener('click', () => app.translate());
   $('stop-btn').addEventListener('click', () => app.abort?.abort());
   $('source-text').addEventListener('keydown', (ev) => {
-    if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); app.translate(); }
+    if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
+      ev.preventDefault();
+      app.translate();
+    }
   });
   for (const r of document.querySelectorAll('input[name="decoding"]')) {
     r.checked = Number(r.value) === (app.state.beam > 1 ? 4 : 1);
-    r.addEventListener('change', () => { app.set({ beam: Number(r.value) }, { render: false }); app.translate(); });
+    r.addEventListener('change', () => {
+      app.set({ beam: Number(r.value) }, { render: false });
+      app.translate();
+    });
   }
   $('model-select').addEventListener('change', () => app.translate());
   const tabs = [...document.querySelectorAll('[role="tab"]')];
@@ -351,13 +443,20 @@ async function main() {
   $('export-svg').addEventListener('click', () => app.exportAs('svg'));
   $('export-json').addEventListener('click', () => app.exportAs('json'));
   $('copy-link').addEventListener('click', async () => {
-    try { await navigator.clipboard.writeText(location.href); announce('Link copied'); app.message('Link to this view copied to the clipboard.', 'info'); } catch {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      announce('Link copied');
+      app.message('Link to this view copied to the clipboard.', 'info');
+    } catch {
       app.message(`Copy this link to reopen the view: ${location.href}`, 'info');
     }
   });
   window.addEventListener('hashchange', () => {
     const next = parseState(location.hash);
-    const retranslate = next.text !== app.state.text || next.model !== app.state.model || next.beam !== app.state.beam;
+    const retranslate =
+      next.text !== app.state.text ||
+      next.model !== app.state.model ||
+      next.beam !== app.state.beam;
     app.state = next;
     if (retranslate && next.text) {
       $('source-text').value = next.text;
@@ -371,7 +470,10 @@ async function main() {
   if (!models.length) return;
   const wanted = models.find((m) => m.id === app.state.model) ?? models[0];
   if (app.state.model && wanted.id !== app.state.model) {
-    app.message(`The link asks for model “${app.state.model}”, which this server does not have; using ${wanted.name ?? wanted.id}.`, 'info');
+    app.message(
+      `The link asks for model “${app.state.model}”, which this server does not have; using ${wanted.name ?? wanted.id}.`,
+      'info',
+    );
   }
   $('model-select').value = wanted.id;
   $('source-text').value = app.state.text || EXAMPLES[0];

@@ -11,8 +11,9 @@ const CACHE = 'heed-models-v1';
 async function readWithProgress(res, expected, onProgress) {
   const total = Number(res.headers.get('content-length')) || expected || NaN;
   const bytes = await readBody(res, (n) =>
-    onProgress?.(Number.isFinite(total) ? Math.min(1, n / total) : NaN, n));
-  if (!res.body) onProgress?.(1, bytes.length);  // not streamed: no chunk was reported
+    onProgress?.(Number.isFinite(total) ? Math.min(1, n / total) : NaN, n),
+  );
+  if (!res.body) onProgress?.(1, bytes.length); // not streamed: no chunk was reported
   return bytes;
 }
 
@@ -43,11 +44,17 @@ export async function fetchModel(url, { expectedSize, onProgress, signal } = {})
     onProgress?.(1, bytes.length);
     return { bytes, source: 'cache' };
   }
-  if (!res.ok) throw new Error(`the server answered ${res.status} ${res.statusText || ''} for ${url}`.trim());
+  if (!res.ok)
+    throw new Error(`the server answered ${res.status} ${res.statusText || ''} for ${url}`.trim());
   const bytes = await readWithProgress(res, expectedSize, onProgress);
   if (cache && res.headers.get('etag')) {
-    const copy = new Response(bytes, { headers: { 'content-type': 'application/octet-stream',
-      etag: res.headers.get('etag'), 'content-length': String(bytes.length) } });
+    const copy = new Response(bytes, {
+      headers: {
+        'content-type': 'application/octet-stream',
+        etag: res.headers.get('etag'),
+        'content-length': String(bytes.length),
+      },
+    });
     await cache.put(url, copy).catch(() => {}); // quota errors only cost the next visit a download
   }
   return { bytes, source: 'network' };

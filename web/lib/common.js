@@ -3,7 +3,9 @@
 // reader the demo's model store uses too. Internal (not in "exports"); nothing runs at import.
 
 /** True under Node (and not in a browser page that happens to define `process`). */
-export const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string' &&
+export const IS_NODE =
+  typeof process === 'object' &&
+  typeof process.versions?.node === 'string' &&
   typeof window === 'undefined';
 
 /** Whether `where` begins with a URL scheme (`https:`, `file:`); a drive (`C:\`) is not one. */
@@ -11,8 +13,15 @@ export function hasScheme(where) {
   return /^[a-z][a-z0-9+.-]*:/i.test(where) && !/^[a-z]:[\\/]/i.test(where);
 }
 
-const CODES = new Set(['BAD_MODEL', 'BAD_INPUT', 'DISPOSED', 'NO_SIMD', 'ABORTED', 'LOAD_FAILED',
-  'INTERNAL']);
+const CODES = new Set([
+  'BAD_MODEL',
+  'BAD_INPUT',
+  'DISPOSED',
+  'NO_SIMD',
+  'ABORTED',
+  'LOAD_FAILED',
+  'INTERNAL',
+]);
 
 /** Raised for every user-facing failure; `code` says which kind. */
 export class HeedError extends Error {
@@ -48,8 +57,10 @@ export function splitOptions(options) {
   const { onStep, signal, ...engine } = options ?? {};
   if (onStep !== undefined && typeof onStep !== 'function')
     throw badInput(`options.onStep must be a function, got ${describe(onStep)}`);
-  if (signal !== undefined &&
-      (signal === null || typeof signal !== 'object' || typeof signal.aborted !== 'boolean'))
+  if (
+    signal !== undefined &&
+    (signal === null || typeof signal !== 'object' || typeof signal.aborted !== 'boolean')
+  )
     throw badInput(`options.signal must be an AbortSignal, got ${describe(signal)}`);
   return { engine, onStep, signal };
 }
@@ -60,8 +71,7 @@ const LOAD_KEYS = new Set(['model', 'wasmUrl', 'onProgress']);
 export function checkLoadOptions(options, extra = []) {
   checkObject(options, 'options');
   for (const key of Object.keys(options))
-    if (!LOAD_KEYS.has(key) && !extra.includes(key))
-      throw badInput(`unknown load option '${key}'`);
+    if (!LOAD_KEYS.has(key) && !extra.includes(key)) throw badInput(`unknown load option '${key}'`);
   if (options.model === undefined) throw badInput('options.model is required');
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
     throw badInput(`options.onProgress must be a function, got ${describe(options.onProgress)}`);
@@ -115,8 +125,12 @@ export const BLOCKS = ['encoder', 'decoder', 'cross'];
 
 export function checkExplain(result, where) {
   checkObject(result, 'result');
-  if (!Array.isArray(result.sourceIds) || !Array.isArray(result.targetIds) ||
-      !Array.isArray(result.sourceTokens) || !Array.isArray(result.targetTokens))
+  if (
+    !Array.isArray(result.sourceIds) ||
+    !Array.isArray(result.targetIds) ||
+    !Array.isArray(result.sourceTokens) ||
+    !Array.isArray(result.targetTokens)
+  )
     throw badInput('result must be a TranslationResult returned by translate()');
   checkObject(where, 'where');
   if (!BLOCKS.includes(where.block))
@@ -132,7 +146,8 @@ export function checkExplain(result, where) {
  * keys with the token each position consumed (the start token, then the previous outputs).
  */
 export function explainTokens(result, block) {
-  const src = result.sourceTokens, tgt = result.targetTokens;
+  const src = result.sourceTokens,
+    tgt = result.targetTokens;
   if (block === 'encoder') return { queryTokens: [...src], keyTokens: [...src] };
   const inputs = ['<s>', ...tgt.slice(0, -1)];
   return { queryTokens: [...tgt], keyTokens: block === 'cross' ? [...src] : inputs };
@@ -153,22 +168,51 @@ export async function* stepsOf(translate, text, options) {
   if (userSignal?.aborted) controller.abort(userSignal.reason);
   else userSignal?.addEventListener?.('abort', onUserAbort, { once: true });
   const queue = [];
-  let wake = null, settled = false, result, error;
-  const poke = () => { if (wake) { const w = wake; wake = null; w(); } };
+  let wake = null,
+    settled = false,
+    result,
+    error;
+  const poke = () => {
+    if (wake) {
+      const w = wake;
+      wake = null;
+      w();
+    }
+  };
   translate(text, {
     ...options,
     signal: controller.signal,
-    onStep: (event) => { userOnStep?.(event); queue.push(event); poke(); },
-  }).then((r) => { result = r; }, (e) => { error = e; })
-    .finally(() => { settled = true; poke(); });
+    onStep: (event) => {
+      userOnStep?.(event);
+      queue.push(event);
+      poke();
+    },
+  })
+    .then(
+      (r) => {
+        result = r;
+      },
+      (e) => {
+        error = e;
+      },
+    )
+    .finally(() => {
+      settled = true;
+      poke();
+    });
   try {
     for (;;) {
-      if (queue.length) { yield queue.shift(); continue; }
+      if (queue.length) {
+        yield queue.shift();
+        continue;
+      }
       if (settled) {
         if (error) throw error;
         return result;
       }
-      await new Promise((resolve) => { wake = resolve; });
+      await new Promise((resolve) => {
+        wake = resolve;
+      });
     }
   } finally {
     userSignal?.removeEventListener?.('abort', onUserAbort);
@@ -194,7 +238,11 @@ export function shapeResult(r, keepAttention) {
       decoderSelf: a.decoderSelf,
       cross: a.cross,
       steps: a.steps.map((s, t) => ({
-        step: t, token: r.targetTokens[t], id: s.id, prob: s.prob, top: s.top,
+        step: t,
+        token: r.targetTokens[t],
+        id: s.id,
+        prob: s.prob,
+        top: s.top,
       })),
     };
   }
@@ -228,6 +276,9 @@ export async function readBody(response, onChunk) {
   }
   const bytes = new Uint8Array(loaded);
   let at = 0;
-  for (const c of chunks) { bytes.set(c, at); at += c.length; }
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.length;
+  }
   return bytes;
 }
