@@ -181,9 +181,11 @@ export class MatrixView {
     const colH = Math.ceil(colW * Math.sin(LABEL_ANGLE) + fontPx + 6);
     const gridW = cols * cell,
       gridH = rows * cell;
-    const legendW = Math.min(180, Math.max(100, gridW)) + (this.blocked ? 110 : 40);
+    // why: the colour bar follows the grid's width, within readable bounds
+    const legendW = Math.min(180, Math.max(100, gridW));
+    const legendWithNote = legendW + (this.blocked ? 110 : 40);
     const width = Math.ceil(
-      Math.max(rowW + gridW + sumsW + colW * Math.cos(LABEL_ANGLE) + 8, rowW + legendW),
+      Math.max(rowW + gridW + sumsW + colW * Math.cos(LABEL_ANGLE) + 8, rowW + legendWithNote),
     );
     const height = Math.ceil(colH + gridH + 8 + LEGEND_H);
     const labelStep = Math.max(1, Math.ceil((fontPx + 1) / cell));
@@ -201,6 +203,7 @@ export class MatrixView {
       sumsW,
       labelStep,
       avail,
+      legendW,
     };
   }
 
@@ -224,100 +227,117 @@ export class MatrixView {
 
   /** Paints everything in CSS-pixel coordinates onto ctx (screen or export canvas). */
   paint(ctx, L, theme) {
-    const { rows, cols, rowLabels, colLabels } = this.m;
-    const { cell, x0, y0, gridW, gridH, fontPx, labelStep } = L;
     // the cursor shows only while someone is on the matrix (keyboard focus or pointer)
-    const [ci, cj] = (this.focused || this.hovering) && this.cursor ? this.cursor : [-1, -1];
+    const cursor = (this.focused || this.hovering) && this.cursor ? this.cursor : [-1, -1];
     ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(this.cells, x0, y0, gridW, gridH);
-    // masked cells: hatched, so they never read as "weight 0"
-    if (this.blocked && cell >= 6) {
-      ctx.save();
-      ctx.beginPath();
-      ctx.rect(x0, y0, gridW, gridH);
-      ctx.clip();
-      ctx.strokeStyle = theme.muted;
-      ctx.globalAlpha = 0.55;
-      ctx.lineWidth = 1;
-      ctx.beginPath();
-      for (let i = 0; i < Math.min(rows, this.visibleRows); i++) {
-        for (let j = 0; j < cols; j++) {
-          if (!this.isBlocked(i, j)) continue;
-          const x = x0 + j * cell,
-            y = y0 + i * cell;
-          ctx.moveTo(x + 1, y + cell - 1);
-          ctx.lineTo(x + cell - 1, y + 1);
-        }
-      }
-      ctx.stroke();
-      ctx.restore();
-    }
-    // not yet decoded rows: a dotted placeholder outline
-    if (this.visibleRows < rows) {
-      ctx.save();
-      ctx.setLineDash([2, 3]);
-      ctx.strokeStyle = theme.muted;
-      ctx.strokeRect(
-        x0 + 0.5,
-        y0 + this.visibleRows * cell + 0.5,
-        gridW - 1,
-        (rows - this.visibleRows) * cell - 1,
-      );
-      ctx.restore();
-    }
-    if (cell >= 14) {
-      // thin separators
-      ctx.save();
-      ctx.strokeStyle = theme.bg;
-      ctx.globalAlpha = 0.6;
-      ctx.lineWidth = 1;
-      ctx.beginPath();
-      for (let j = 1; j < cols; j++) {
-        ctx.moveTo(x0 + j * cell + 0.5, y0);
-        ctx.lineTo(x0 + j * cell + 0.5, y0 + gridH);
-      }
-      for (let i = 1; i < rows; i++) {
-        ctx.moveTo(x0, y0 + i * cell + 0.5);
-        ctx.lineTo(x0 + gridW, y0 + i * cell + 0.5);
-      }
-      ctx.stroke();
-      ctx.restore();
-    }
-    // values inside cells when they fit
-    const showValues =
-      this.o.values === true || (this.o.values === 'auto' && cell >= 34 && rows * cols <= 256);
-    if (showValues) {
-      ctx.font = `${Math.min(11, cell / 3.2)}px ${FONT}`;
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'middle';
-      for (let i = 0; i < Math.min(rows, this.visibleRows); i++) {
-        for (let j = 0; j < cols; j++) {
-          const v = this.value(i, j);
-          const blocked = this.isBlocked(i, j);
-          // why: a masked score is −∞; a masked weight is simply 0 — say which.
-          if (blocked && this.o.map !== 'diverging') continue;
-          ctx.fillStyle = blocked ? theme.muted : textColourOn(rgbAt(this.o.map, this.scale.t(v)));
-          ctx.fillText(blocked ? '−∞' : cellText(v), x0 + (j + 0.5) * cell, y0 + (i + 0.5) * cell);
-        }
+    ctx.drawImage(this.cells, L.x0, L.y0, L.gridW, L.gridH);
+    if (this.blocked && L.cell >= 6) this.paintMasked(ctx, L, theme);
+    if (this.visibleRows < this.m.rows) this.paintPending(ctx, L, theme);
+    if (L.cell >= 14) this.paintSeparators(ctx, L, theme);
+    const values = this.o.values;
+    const { rows, cols } = this.m;
+    if (values === true || (values === 'auto' && L.cell >= 34 && rows * cols <= 256))
+      this.paintValues(ctx, L, theme);
+    this.paintHighlights(ctx, L, theme);
+    this.paintLabels(ctx, L, theme, cursor);
+    if (this.o.rowSums) this.paintRowSums(ctx, L, theme);
+    if (cursor[0] >= 0) this.paintCursor(ctx, L, theme, cursor);
+    this.paintLegend(ctx, L, theme);
+  }
+
+  /** Rows decoded so far. */
+  shownRows() {
+    return Math.min(this.m.rows, this.visibleRows);
+  }
+
+  /** Masked cells: hatched, so they never read as "weight 0". */
+  paintMasked(ctx, { cell, x0, y0, gridW, gridH }, theme) {
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(x0, y0, gridW, gridH);
+    ctx.clip();
+    ctx.strokeStyle = theme.muted;
+    ctx.globalAlpha = 0.55;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (let i = 0; i < this.shownRows(); i++) {
+      for (let j = 0; j < this.m.cols; j++) {
+        if (!this.isBlocked(i, j)) continue;
+        const x = x0 + j * cell,
+          y = y0 + i * cell;
+        ctx.moveTo(x + 1, y + cell - 1);
+        ctx.lineTo(x + cell - 1, y + 1);
       }
     }
+    ctx.stroke();
+    ctx.restore();
+  }
+
+  /** Rows not yet decoded: a dotted placeholder outline. */
+  paintPending(ctx, { cell, x0, y0, gridW }, theme) {
+    const shown = this.visibleRows;
+    ctx.save();
+    ctx.setLineDash([2, 3]);
+    ctx.strokeStyle = theme.muted;
+    ctx.strokeRect(x0 + 0.5, y0 + shown * cell + 0.5, gridW - 1, (this.m.rows - shown) * cell - 1);
+    ctx.restore();
+  }
+
+  /** Thin lines between cells, when cells are large enough. */
+  paintSeparators(ctx, { cell, x0, y0, gridW, gridH }, theme) {
+    ctx.save();
+    ctx.strokeStyle = theme.bg;
+    ctx.globalAlpha = 0.6;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (let j = 1; j < this.m.cols; j++) {
+      ctx.moveTo(x0 + j * cell + 0.5, y0);
+      ctx.lineTo(x0 + j * cell + 0.5, y0 + gridH);
+    }
+    for (let i = 1; i < this.m.rows; i++) {
+      ctx.moveTo(x0, y0 + i * cell + 0.5);
+      ctx.lineTo(x0 + gridW, y0 + i * cell + 0.5);
+    }
+    ctx.stroke();
+    ctx.restore();
+  }
+
+  /** The numbers inside the cells. */
+  paintValues(ctx, { cell, x0, y0 }, theme) {
+    ctx.font = `${Math.min(11, cell / 3.2)}px ${FONT}`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (let i = 0; i < this.shownRows(); i++) {
+      for (let j = 0; j < this.m.cols; j++) {
+        const v = this.value(i, j);
+        const blocked = this.isBlocked(i, j);
+        // why: a masked score is −∞; a masked weight is simply 0 — say which.
+        if (blocked && this.o.map !== 'diverging') continue;
+        ctx.fillStyle = blocked ? theme.muted : textColourOn(rgbAt(this.o.map, this.scale.t(v)));
+        ctx.fillText(blocked ? '−∞' : cellText(v), x0 + (j + 0.5) * cell, y0 + (i + 0.5) * cell);
+      }
+    }
+  }
+
+  /** The linked column band and the highlighted row. */
+  paintHighlights(ctx, { cell, x0, y0, gridW, gridH }, theme) {
+    ctx.save();
+    ctx.strokeStyle = theme.accent;
+    ctx.lineWidth = 2;
     if (this.colBand) {
       const [a, b] = this.colBand;
-      ctx.save();
-      ctx.strokeStyle = theme.accent;
-      ctx.lineWidth = 2;
       ctx.setLineDash([5, 3]);
       ctx.strokeRect(x0 + a * cell, y0 - 1, (b - a) * cell, gridH + 2);
-      ctx.restore();
+      ctx.setLineDash([]);
     }
-    if (this.highlightRow >= 0 && this.highlightRow < rows) {
-      ctx.save();
-      ctx.strokeStyle = theme.accent;
-      ctx.lineWidth = 2;
+    if (this.highlightRow >= 0 && this.highlightRow < this.m.rows)
       ctx.strokeRect(x0 - 1, y0 + this.highlightRow * cell - 1, gridW + 2, cell + 2);
-      ctx.restore();
-    }
-    // labels
+    ctx.restore();
+  }
+
+  /** Row labels on the left, column labels slanted on top; the cursor's in bold. */
+  paintLabels(ctx, { cell, x0, y0, fontPx, labelStep }, theme, [ci, cj]) {
+    const { rows, cols, rowLabels, colLabels } = this.m;
     ctx.fillStyle = theme.fg;
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'right';
@@ -338,36 +358,38 @@ export class MatrixView {
       ctx.fillText(clip(colLabels[j]), 0, 0);
       ctx.restore();
     }
-    if (this.o.rowSums) {
-      ctx.font = `${fontPx}px ${FONT}`;
-      ctx.textAlign = 'left';
-      ctx.fillStyle = theme.muted;
-      ctx.fillText('Σ row', x0 + gridW + 6, y0 - 8);
-      ctx.fillStyle = theme.fg;
-      for (let i = 0; i < Math.min(rows, this.visibleRows); i++) {
-        if (i % labelStep) continue;
-        let s = 0;
-        for (let j = 0; j < cols; j++) if (!this.isBlocked(i, j)) s += this.value(i, j);
-        ctx.fillText(fmt(s, 3), x0 + gridW + 6, y0 + (i + 0.5) * cell);
-      }
+  }
+
+  /** Σ of each row's visible weights, right of the grid. */
+  paintRowSums(ctx, { cell, x0, y0, gridW, fontPx, labelStep }, theme) {
+    ctx.font = `${fontPx}px ${FONT}`;
+    ctx.textAlign = 'left';
+    ctx.fillStyle = theme.muted;
+    ctx.fillText('Σ row', x0 + gridW + 6, y0 - 8);
+    ctx.fillStyle = theme.fg;
+    for (let i = 0; i < this.shownRows(); i++) {
+      if (i % labelStep) continue;
+      let s = 0;
+      for (let j = 0; j < this.m.cols; j++) if (!this.isBlocked(i, j)) s += this.value(i, j);
+      ctx.fillText(fmt(s, 3), x0 + gridW + 6, y0 + (i + 0.5) * cell);
     }
-    // cursor
-    if (ci >= 0) {
-      ctx.save();
-      ctx.strokeStyle = theme.fg;
-      ctx.lineWidth = 2;
-      ctx.strokeRect(x0 + cj * cell - 1, y0 + ci * cell - 1, cell + 2, cell + 2);
-      ctx.strokeStyle = theme.bg;
-      ctx.lineWidth = 1;
-      ctx.strokeRect(x0 + cj * cell + 1, y0 + ci * cell + 1, cell - 2, cell - 2);
-      ctx.restore();
-    }
-    this.paintLegend(ctx, L, theme);
+  }
+
+  /** The keyboard/pointer cursor: a double outline around one cell. */
+  paintCursor(ctx, { cell, x0, y0 }, theme, [ci, cj]) {
+    ctx.save();
+    ctx.strokeStyle = theme.fg;
+    ctx.lineWidth = 2;
+    ctx.strokeRect(x0 + cj * cell - 1, y0 + ci * cell - 1, cell + 2, cell + 2);
+    ctx.strokeStyle = theme.bg;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(x0 + cj * cell + 1, y0 + ci * cell + 1, cell - 2, cell - 2);
+    ctx.restore();
   }
 
   paintLegend(ctx, L, theme) {
     const y = L.y0 + L.gridH + 10;
-    const w = Math.min(180, Math.max(100, L.gridW));
+    const w = L.legendW;
     const x = L.x0;
     const grad = ctx.createLinearGradient(x, 0, x + w, 0);
     for (let s = 0; s <= 16; s++)
@@ -523,18 +545,19 @@ export class MatrixView {
 
   // ---- export ----
 
+  /** The layout of an exported picture: the matrix under its title and notes. */
+  exportFrame(notes) {
+    const L = this.layout();
+    const titleH = 26 + notes.length * 16;
+    const titleW = textWidth([this.o.title], 'bold 14px');
+    const w = Math.max(L.width, 360, titleW, textWidth(notes, '11px'));
+    return { L, titleH, w, h: L.height + titleH };
+  }
+
   /** PNG of the matrix with its title, at 2× resolution. */
   async toPNG(notes = []) {
-    const L = this.layout();
-    const scale = 2,
-      titleH = 26 + notes.length * 16;
-    const w = Math.max(
-        L.width,
-        360,
-        textWidth([this.o.title], 'bold 14px'),
-        textWidth(notes, '11px'),
-      ),
-      h = L.height + titleH;
+    const { L, titleH, w, h } = this.exportFrame(notes);
+    const scale = 2;
     const cv = document.createElement('canvas');
     cv.width = w * scale;
     cv.height = h * scale;
@@ -555,16 +578,8 @@ export class MatrixView {
 
   /** Standalone SVG: one rect per cell, labels as text, legend as a gradient. */
   toSVG(notes = []) {
-    const L = this.layout();
+    const { L, titleH, w, h } = this.exportFrame(notes);
     const { rows, cols, rowLabels, colLabels } = this.m;
-    const titleH = 26 + notes.length * 16;
-    const w = Math.max(
-        L.width,
-        360,
-        textWidth([this.o.title], 'bold 14px'),
-        textWidth(notes, '11px'),
-      ),
-      h = L.height + titleH;
     const out = [];
     out.push(
       `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" font-family="system-ui, sans-serif">`,
@@ -612,7 +627,7 @@ export class MatrixView {
     );
     out.push('</g>');
     const ly = y0 + gridH + 10,
-      lw = Math.min(180, Math.max(100, gridW));
+      lw = L.legendW;
     out.push(`<rect x="${x0}" y="${ly}" width="${lw}" height="9" fill="url(#legend)"/>`);
     out.push(
       `<text x="${x0}" y="${ly + 21}" font-size="10" fill="#555">${escapeXml(fmt(this.scale.min, 2))}</text>`,

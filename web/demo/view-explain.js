@@ -83,6 +83,12 @@ export function createExplainView(app) {
   const views = new Map(); // reusable MatrixViews by role
   let primary = null;
 
+  /** [query × key] views: scores (diverging colours) and weights or masks (0..1). */
+  const scoresView = (role, title, opts) =>
+    mv(role, { title, map: 'diverging', rowAxis: 'query', colAxis: 'key', ...opts });
+  const weightsView = (role, title, opts) =>
+    mv(role, { title, domain: [0, 1], rowAxis: 'query', colAxis: 'key', ...opts });
+
   function mv(role, opts) {
     let v = views.get(role);
     if (!v) {
@@ -263,15 +269,7 @@ export function createExplainView(app) {
       case 2:
         text.textContent =
           'Each score is the dot product of one query with one key: large when they point the same way. This is multiplicative (dot-product) attention.';
-        list.push(
-          mv('scores', {
-            title: 'Scores Q·Kᵀ',
-            map: 'diverging',
-            rowAxis: 'query',
-            colAxis: 'key',
-            follow: true,
-          }).set(M(ex.scores, qT, kT)),
-        );
+        list.push(scoresView('scores', 'Scores Q·Kᵀ', { follow: true }).set(M(ex.scores, qT, kT)));
         break;
       case 3:
         text.textContent =
@@ -280,32 +278,23 @@ export function createExplainView(app) {
             ? 'Below: the softmax with and without the scaling — without it, rows are sharper.'
             : 'Tick “compare” above to see the softmax without the scaling.');
         list.push(
-          mv('scaled', {
-            title: 'Scaled scores Q·Kᵀ/√d_k',
-            map: 'diverging',
-            rowAxis: 'query',
-            colAxis: 'key',
-            follow: true,
-          }).set(M(ex.scaled, qT, kT), { blocked: null }),
+          scoresView('scaled', 'Scaled scores Q·Kᵀ/√d_k', { follow: true }).set(
+            M(ex.scaled, qT, kT),
+            { blocked: null },
+          ),
         );
         if (app.state.unscaled) {
           list.push(
-            mv('w-scaled', {
-              title: 'softmax(Q·Kᵀ/√d_k)',
-              domain: [0, 1],
-              rowAxis: 'query',
-              colAxis: 'key',
-              rowSums: true,
-            }).set(M(ex.weights, qT, kT), { blocked }),
+            weightsView('w-scaled', 'softmax(Q·Kᵀ/√d_k)', { rowSums: true }).set(
+              M(ex.weights, qT, kT),
+              { blocked },
+            ),
           );
           list.push(
-            mv('w-unscaled', {
-              title: 'softmax(Q·Kᵀ) — no scaling',
-              domain: [0, 1],
-              rowAxis: 'query',
-              colAxis: 'key',
-              rowSums: true,
-            }).set(M(ex.weightsUnscaled, qT, kT), { blocked }),
+            weightsView('w-unscaled', 'softmax(Q·Kᵀ) — no scaling', { rowSums: true }).set(
+              M(ex.weightsUnscaled, qT, kT),
+              { blocked },
+            ),
           );
         }
         break;
@@ -316,22 +305,12 @@ export function createExplainView(app) {
             ? `Masked (causal) self-attention: a decoder position may not look at later positions, which do not exist yet when it is generated. The ${n} blocked scores are set to −∞, so the softmax gives them weight 0 — a lower-triangular matrix.`
             : 'Nothing is masked in this block: a single sentence has no padding, and the encoder (and cross-attention) may look at every source position. In a batch, padding positions would be set to −∞ here.';
         list.push(
-          mv('mask', {
-            title: 'Mask (1 = blocked)',
-            domain: [0, 1],
-            rowAxis: 'query',
-            colAxis: 'key',
-            values: true,
-          }).set(M(ex.mask, qT, kT)),
+          weightsView('mask', 'Mask (1 = blocked)', { values: true }).set(M(ex.mask, qT, kT)),
         );
         list.push(
-          mv('masked', {
-            title: 'Masked scaled scores',
-            map: 'diverging',
-            rowAxis: 'query',
-            colAxis: 'key',
-            follow: true,
-          }).set(M(ex.scaled, qT, kT), { blocked }),
+          scoresView('masked', 'Masked scaled scores', { follow: true }).set(M(ex.scaled, qT, kT), {
+            blocked,
+          }),
         );
         break;
       }
@@ -339,37 +318,23 @@ export function createExplainView(app) {
         text.textContent =
           'The softmax turns each row of scores into weights between 0 and 1 that sum to 1 (see the Σ column): how much each query token takes from each key token.';
         list.push(
-          mv('weights', {
-            title: 'Attention weights',
-            domain: [0, 1],
-            rowAxis: 'query',
-            colAxis: 'key',
-            rowSums: true,
-            follow: true,
-          }).set(M(ex.weights, qT, kT), { blocked }),
+          weightsView('weights', 'Attention weights', { rowSums: true, follow: true }).set(
+            M(ex.weights, qT, kT),
+            { blocked },
+          ),
         );
         if (app.state.unscaled)
           list.push(
-            mv('w-unscaled5', {
-              title: 'Without ÷√d_k',
-              domain: [0, 1],
-              rowAxis: 'query',
-              colAxis: 'key',
-              rowSums: true,
-            }).set(M(ex.weightsUnscaled, qT, kT), { blocked }),
+            weightsView('w-unscaled5', 'Without ÷√d_k', { rowSums: true }).set(
+              M(ex.weightsUnscaled, qT, kT),
+              { blocked },
+            ),
           );
         break;
       case 6:
         text.textContent =
           'Each output row is the weighted average of the value vectors, with the row’s attention weights: the token’s new representation, in context.';
-        list.push(
-          mv('weights6', {
-            title: 'Weights W',
-            domain: [0, 1],
-            rowAxis: 'query',
-            colAxis: 'key',
-          }).set(M(ex.weights, qT, kT), { blocked }),
-        );
+        list.push(weightsView('weights6', 'Weights W').set(M(ex.weights, qT, kT), { blocked }));
         list.push(
           mv('v6', {
             title: 'Values V',

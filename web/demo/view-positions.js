@@ -35,24 +35,21 @@ export function createPositionsView(app) {
     app.set({ pdim: Number(cfg.d_model) || 64, plen: Math.max(2, Math.min(256, n)) });
   });
   const status = el('p.note');
-  const peMv = new MatrixView({
-    title: 'Sinusoidal positional encoding',
-    map: 'diverging',
-    domain: [-1, 1],
-    rowAxis: 'position',
-    colAxis: 'dimension',
-    maxCell: 14,
-    onFocus: () => app.setActive(target(peMv, 'encoding')),
-  });
-  const simMv = new MatrixView({
-    title: 'Cosine similarity of positions',
-    map: 'diverging',
-    domain: [-1, 1],
-    rowAxis: 'position',
-    colAxis: 'position',
-    maxCell: 14,
-    onFocus: () => app.setActive(target(simMv, 'similarity')),
-  });
+  /** A [position × axis] view in [-1, 1]; focusing it makes it the export target. */
+  const signedView = (title, colAxis, role) => {
+    const view = new MatrixView({
+      title,
+      map: 'diverging',
+      domain: [-1, 1],
+      rowAxis: 'position',
+      colAxis,
+      maxCell: 14,
+      onFocus: () => app.setActive(target(view, role)),
+    });
+    return view;
+  };
+  const peMv = signedView('Sinusoidal positional encoding', 'dimension', 'encoding');
+  const simMv = signedView('Cosine similarity of positions', 'position', 'similarity');
   const element = el(
     'div.view-positions',
     {},

@@ -1,6 +1,6 @@
 // Pieces shared by the in-thread façade (heed.js) and the worker client (heed-worker.js):
-// the error type, argument validation, result shaping, the steps() iterator, and the body
-// reader the demo's model store uses too. Internal (not in "exports"); nothing runs at import.
+// the error type, argument validation, result shaping, steps(), and the body reader. Internal
+// (not in "exports", so nothing outside the package imports it); nothing runs at import.
 
 /** True under Node (and not in a browser page that happens to define `process`). */
 export const IS_NODE =
@@ -87,13 +87,17 @@ function checkTexts(text) {
   });
 }
 
-/** Checks translate(text, options) and returns splitOptions(options). */
-export function checkTranslate(text, options) {
+/**
+ * Checks translate(text, options) and returns splitOptions(options), its engine options passed
+ * through `checkEngine`; an already aborted signal throws ABORTED.
+ */
+export function checkTranslate(text, options, checkEngine = (engine) => engine) {
   checkTexts(text);
   const parsed = splitOptions(options);
   if (Array.isArray(text) && parsed.onStep)
     throw badInput('options.onStep needs a single text, not an array');
-  return parsed;
+  if (parsed.signal?.aborted) throw abortedError(parsed.signal);
+  return { ...parsed, engine: checkEngine(parsed.engine) };
 }
 
 export function abortedError(signal) {
@@ -217,6 +221,13 @@ export async function* stepsOf(translate, text, options) {
   } finally {
     userSignal?.removeEventListener?.('abort', onUserAbort);
     if (!settled) controller.abort(new Error('steps() iteration ended early'));
+  }
+}
+
+/** What both translators (heed.js, heed-worker.js) share: steps() over their translate(). */
+export class TranslatorBase {
+  steps(text, options) {
+    return stepsOf((t, o) => this.translate(t, o), text, options);
   }
 }
 

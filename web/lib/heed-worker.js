@@ -5,18 +5,21 @@
 // steps). Types: heed-worker.d.ts. Nothing runs at import.
 
 import {
-  HeedError,
-  IS_NODE,
-  abortedError,
-  badInput,
-  checkExplain,
+  // the public calls: argument checks and the shared steps()
+  TranslatorBase,
   checkLoadOptions,
   checkTranslate,
-  describe,
-  disposedError,
+  checkExplain,
   guarded,
+  // errors
+  HeedError,
+  abortedError,
+  badInput,
+  disposedError,
+  // values crossing the boundary
+  IS_NODE,
+  describe,
   hasScheme,
-  stepsOf,
 } from './common.js';
 
 export { HeedError };
@@ -204,25 +207,19 @@ function sharedFlag() {
 
 // ---- the translator --------------------------------------------------------------------
 
-class WorkerTranslator {
+class WorkerTranslator extends TranslatorBase {
   #client;
   #disposed = false;
 
   constructor(client, info) {
+    super();
     this.#client = client;
     this.info = info;
   }
 
   translate(text, options) {
-    return guarded(
-      this.#disposed,
-      () => {
-        const parsed = checkTranslate(text, options);
-        if (parsed.signal?.aborted) throw abortedError(parsed.signal);
-        return parsed;
-      },
-      (parsed) => this.#start(text, parsed),
-    );
+    const check = () => checkTranslate(text, options);
+    return guarded(this.#disposed, check, (parsed) => this.#start(text, parsed));
   }
 
   /**
@@ -255,23 +252,15 @@ class WorkerTranslator {
     return promise;
   }
 
-  steps(text, options) {
-    return stepsOf((t, o) => this.translate(t, o), text, options);
+  explainHead(result, where) {
+    const check = () => checkExplain(result, where);
+    return guarded(this.#disposed, check, () => this.#explain(result, where));
   }
 
-  explainHead(result, where) {
-    return guarded(
-      this.#disposed,
-      () => checkExplain(result, where),
-      () => {
-        const { sourceIds, targetIds, sourceTokens, targetTokens } = result;
-        return this.#client.call({
-          type: 'explain',
-          result: { sourceIds, targetIds, sourceTokens, targetTokens },
-          where: { block: where.block, layer: where.layer, head: where.head },
-        }).promise;
-      },
-    );
+  /** Posts an explain call with only what the worker needs (the result may hold much more). */
+  #explain({ sourceIds, targetIds, sourceTokens, targetTokens }, { block, layer, head }) {
+    const result = { sourceIds, targetIds, sourceTokens, targetTokens };
+    return this.#client.call({ type: 'explain', result, where: { block, layer, head } }).promise;
   }
 
   /** Terminates the worker (and with it the WASM memory). Pending calls reject DISPOSED. */

@@ -196,10 +196,3 @@ export function loadAttentionLab(options?: { wasmUrl?: string | URL }): Promise<
 /** WASM memory of the engine instance for `wasmUrl` (shared by its translators and lab):
  *  bytes in use by malloc, and the size of linear memory (which never shrinks). */
 export function memoryStats(options?: { wasmUrl?: string | URL }): Promise<{ inUse: number; size: number }>;
-
-/**
- * Reads a fetch Response's body into one Uint8Array, calling `onChunk(bytesSoFar)` after each
- * streamed chunk (never when the body is not a stream). For apps that fetch models themselves
- * (e.g. from the Cache API) and pass the bytes as `options.model`.
- */
-export function readBody(response: Response, onChunk: (loaded: number) => void): Promise<Uint8Array>;

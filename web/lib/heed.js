@@ -19,10 +19,10 @@ import {
   hasScheme,
   readBody,
   shapeResult,
-  stepsOf,
+  TranslatorBase,
 } from './common.js';
 
-export { HeedError, readBody };
+export { HeedError };
 
 // ---- environment -----------------------------------------------------------------------
 
@@ -330,7 +330,7 @@ function stepEvent(step, partial) {
   };
 }
 
-class Translator {
+class Translator extends TranslatorBase {
   #handle;
   #contract; // {defaults, limits} of TranslateOptions, from the engine
   #queue = Promise.resolve();
@@ -338,6 +338,7 @@ class Translator {
   #disposed = false;
 
   constructor(handle, info, contract) {
+    super();
     this.#handle = handle;
     this.#contract = contract;
     /** @type {import('./heed.d.ts').ModelInfo} */
@@ -345,38 +346,22 @@ class Translator {
   }
 
   translate(text, options) {
-    return guarded(
-      this.#disposed,
-      () => {
-        const parsed = checkTranslate(text, options);
-        return { ...parsed, engine: engineOptions(parsed.engine, this.#contract) };
-      },
-      (parsed) => this.#run(() => this.#translate(text, parsed)),
+    const check = () =>
+      checkTranslate(text, options, (engine) => engineOptions(engine, this.#contract));
+    return guarded(this.#disposed, check, (parsed) =>
+      this.#run(() => this.#translate(text, parsed)),
     );
-  }
-
-  steps(text, options) {
-    return stepsOf((t, o) => this.translate(t, o), text, options);
   }
 
   explainHead(result, where) {
-    return guarded(
-      this.#disposed,
-      () => checkExplain(result, where),
-      () =>
-        this.#run(() => ({
-          ...unwrap(
-            this.#handle.explainHead(
-              result.sourceIds,
-              result.targetIds,
-              BLOCKS.indexOf(where.block),
-              where.layer,
-              where.head,
-            ),
-          ),
-          ...explainTokens(result, where.block),
-        })),
-    );
+    const check = () => checkExplain(result, where);
+    return guarded(this.#disposed, check, () => this.#run(() => this.#explain(result, where)));
+  }
+
+  #explain(result, { block, layer, head }) {
+    const { sourceIds, targetIds } = result;
+    const e = this.#handle.explainHead(sourceIds, targetIds, BLOCKS.indexOf(block), layer, head);
+    return { ...unwrap(e), ...explainTokens(result, block) };
   }
 
   dispose() {
