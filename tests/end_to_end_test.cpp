@@ -198,11 +198,13 @@ TEST(Explain, HeadMatchesTheTrace) {
             heed::HeadExplanation d = tr->explain_head(t.source_ids, t.target_ids,
                                                        heed::AttentionBlock::DecoderSelf, layer, head);
             const float* want_self = t.attention.decoder_self.data.data() + (layer * H + head) * T * T;
-            EXPECT_TRUE(heed::test::allclose(d.weights.data.data(), want_self, T * T, 1e-4, 1e-6));
+            EXPECT_TRUE(
+                heed::test::allclose(d.weights.data.data(), want_self, T * T, 1e-4, 1e-6));
             heed::HeadExplanation s = tr->explain_head(t.source_ids, t.target_ids,
                                                        heed::AttentionBlock::EncoderSelf, layer, head);
             const float* want_enc = t.attention.encoder_self.data.data() + (layer * H + head) * S * S;
-            EXPECT_TRUE(heed::test::allclose(s.weights.data.data(), want_enc, S * S, 1e-4, 1e-6));
+            EXPECT_TRUE(
+                heed::test::allclose(s.weights.data.data(), want_enc, S * S, 1e-4, 1e-6));
         }
     }
     EXPECT_THROW(tr->explain_head(t.source_ids, t.target_ids, heed::AttentionBlock::Cross, 5, 0),

@@ -19,9 +19,9 @@ Mat stack_rows(const std::vector<Mat>& rows) {
 
 /// The block's LayerNorm'd inputs and packed projections, as the forward pass computed them.
 struct BlockInputs {
-    Mat xq, xkv;       ///< [Lq, D], [Lk, D]
-    Mat q_full;        ///< [Lq, 3D] fused Q | K | V (self) or [Lq, D] queries (cross)
-    Mat kv_full;       ///< [Lk, 2D] K | V of the memory (cross only)
+    Mat xq, xkv;  ///< [Lq, D], [Lk, D]
+    Mat q_full;   ///< [Lq, 3D] fused Q | K | V (self) or [Lq, D] queries (cross)
+    Mat kv_full;  ///< [Lk, 2D] K | V of the memory (cross only)
     bool cross = false, causal = false;
 };
 
@@ -32,7 +32,7 @@ BlockInputs block_inputs(const Model& model, const std::vector<int>& source,
     if (block == AttentionBlock::EncoderSelf) {
         EncoderTrace trace;
         model.encode(source, &trace);
-        b.xq = b.xkv = trace.block_inputs[layer];                          // [S, D]
+        b.xq = b.xkv = trace.block_inputs[layer];                       // [S, D]
         b.q_full = model.weights().encoder[layer].self_attn.qkv(b.xq);  // [S, 3D]
         return b;
     }
@@ -47,7 +47,7 @@ BlockInputs block_inputs(const Model& model, const std::vector<int>& source,
     int prev = c.decoder_start_id;
     for (int t = 0; t < T; ++t) {
         model.step({&memory}, {prev}, state, logits.data(), &trace);
-        self_rows.push_back(trace.self_inputs[layer]);   // [1, D]
+        self_rows.push_back(trace.self_inputs[layer]);    // [1, D]
         cross_rows.push_back(trace.cross_inputs[layer]);  // [1, D]
         prev = target[t];
     }
@@ -87,7 +87,7 @@ HeadExplanation explain_head(const Model& model, const std::vector<int>& source,
 
     const BlockInputs in = block_inputs(model, source, target, block, layer);
     const int Lq = int(in.xq.shape(0)), Lk = int(in.xkv.shape(0));
-    HeadAttention all;  // every head, as the forward pass runs them
+    HeadAttention all;                 // every head, as the forward pass runs them
     all.q = columns(in.q_full, 0, D);  // [Lq, H*Dh]
     all.k = in.cross ? columns(in.kv_full, 0, D) : columns(in.q_full, D, D);      // [Lk, H*Dh]
     all.v = in.cross ? columns(in.kv_full, D, D) : columns(in.q_full, 2 * D, D);  // [Lk, H*Dh]
@@ -95,9 +95,9 @@ HeadExplanation explain_head(const Model& model, const std::vector<int>& source,
     all.mask.causal = in.causal;
 
     const auto square = [&] { return Mat::from_shape({std::size_t(Lq), std::size_t(Lk)}); };
-    const auto blocked = mask_matrix(in.causal ? AttentionMask::causal() : AttentionMask::none(),
-                                     Lq, Lk);
-    std::vector<float> probs(std::size_t(Lq) * Lk);                      // [Lq, Lk]
+    const auto blocked =
+        mask_matrix(in.causal ? AttentionMask::causal() : AttentionMask::none(), Lq, Lk);
+    std::vector<float> probs(std::size_t(Lq) * Lk);                   // [Lq, Lk]
     Mat concat = Mat::from_shape({std::size_t(Lq), std::size_t(D)});  // [Lq, D]
     attend_heads(all, H, probs.data(), out_columns(concat, 0, D));
 
@@ -118,11 +118,10 @@ HeadExplanation explain_head(const Model& model, const std::vector<int>& source,
     record.scores = scores.data();  // Q·Kᵀ [Lq, Lk]
     attend_head(one, weights_unscaled.data(), out_columns(unused, 0, Dh), &record);
 
-    const PackedLinear& o = block == AttentionBlock::EncoderSelf
-                                ? model.weights().encoder[layer].self_attn.o
-                            : block == AttentionBlock::DecoderSelf
-                                ? model.weights().decoder[layer].self_attn.o
-                                : model.weights().decoder[layer].cross_attn.o;
+    const PackedLinear& o =
+        block == AttentionBlock::EncoderSelf   ? model.weights().encoder[layer].self_attn.o
+        : block == AttentionBlock::DecoderSelf ? model.weights().decoder[layer].self_attn.o
+                                               : model.weights().decoder[layer].cross_attn.o;
     HeadExplanation e;
     e.dk = Dh;
     e.xq = to_array(in.xq);

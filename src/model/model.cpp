@@ -20,7 +20,7 @@ float* row(Mat& m, int r) { return m.data() + std::size_t(r) * m.shape(1); }
 /// post-norm x = LN(x + f(x)) as in the paper, pre-norm x = x + f(LN(x)) (Xiong et al. 2020).
 /// `f(in, out)` reads in [R, D] and writes out [R, D]; `normed` and `delta` are [R, D] scratch.
 class Sublayer {
-public:
+  public:
     Sublayer(const ModelConfig& c, Mat& normed, Mat& delta)
         : pre_norm_(c.pre_norm), eps_(c.layer_norm_eps), normed_(normed), delta_(delta) {}
 
@@ -28,12 +28,12 @@ public:
     void operator()(Mat& x, const LayerNorm& norm, F&& f) const {
         const int R = int(x.shape(0)), D = int(x.shape(1));
         if (pre_norm_) layer_norm(x.data(), R, D, norm, eps_, normed_.data());  // [R, D]
-        f(pre_norm_ ? normed_ : x, delta_);                                      // [R, D]
+        f(pre_norm_ ? normed_ : x, delta_);                                     // [R, D]
         for (std::size_t i = 0; i < x.size(); ++i) x.data()[i] += delta_.data()[i];
         if (!pre_norm_) layer_norm(x.data(), R, D, norm, eps_, x.data());
     }
 
-private:
+  private:
     bool pre_norm_;
     float eps_;
     Mat& normed_;
@@ -101,7 +101,9 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace) const {
         throw Error("source has " + std::to_string(S) + " tokens; this model handles at most " +
                     std::to_string(c.max_positions));
     const float emb_scale = c.scale_embeddings ? std::sqrt(float(D)) : 1.0f;
-    const auto rows = [S](int cols) { return Mat::from_shape({std::size_t(S), std::size_t(cols)}); };
+    const auto rows = [S](int cols) {
+        return Mat::from_shape({std::size_t(S), std::size_t(cols)});
+    };
 
     // embeddings + positions
     Mat x = rows(D);  // [S, D]
@@ -114,7 +116,7 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace) const {
     Mat h = rows(D), proj = rows(D), qkv = rows(3 * D), attn = rows(D), ffn = rows(F);
     std::vector<float> probs(std::size_t(S) * S);  // [S, S]
     const Sublayer sublayer(c, h, proj);
-    HeadAttention self;  // Q | K | V of the fused [S, 3D] projection, all heads
+    HeadAttention self;               // Q | K | V of the fused [S, 3D] projection, all heads
     self.q = columns(qkv, 0, D);      // [S, H*Dh]
     self.k = columns(qkv, D, D);      // [S, H*Dh]
     self.v = columns(qkv, 2 * D, D);  // [S, H*Dh]
@@ -128,8 +130,8 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace) const {
         const EncoderLayerWeights& w = weights_.encoder[l];
         // self-attention
         sublayer(x, w.ln1, [&](const Mat& in, Mat& out) {
-            if (trace) trace->block_inputs.push_back(in);  // [S, D]
-            w.self_attn.qkv.apply(in.data(), S, qkv.data());  // [S, 3D]
+            if (trace) trace->block_inputs.push_back(in);                 // [S, D]
+            w.self_attn.qkv.apply(in.data(), S, qkv.data());              // [S, 3D]
             attend_heads(self, H, probs.data(), out_columns(attn, 0, D),  // [S, D]
                          trace ? trace->self_attn.data() + std::size_t(l) * H * S * S : nullptr);
             w.self_attn.o.apply(attn.data(), S, out.data());  // [S, D]
@@ -186,7 +188,7 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
         const DecoderLayerWeights& w = weights_.decoder[l];
         // masked self-attention over this row's past (KV cache): keys 0..t, so no mask is needed
         sublayer(s.x_, w.ln1, [&](const Mat& in, Mat& out) {
-            if (keep_inputs) trace->self_inputs.push_back(in);  // [R, D]
+            if (keep_inputs) trace->self_inputs.push_back(in);   // [R, D]
             w.self_attn.qkv.apply(in.data(), R, s.qkv_.data());  // [R, 3D]
             const std::size_t per_row = std::size_t(s.max_len_) * 2 * D;
             for (int r = 0; r < R; ++r) {
@@ -198,26 +200,27 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
                 self.k = {kv, t + 1, D, 2 * D};          // [t+1, H*Dh]
                 self.v = {kv + D, t + 1, D, 2 * D};      // [t+1, H*Dh]
                 self.scale = scale;
-                attend_heads(self, H, s.probs_.data(), {row(s.attn_, r), 1, D, D},  // [1, D]
-                             trace ? trace->self[r].data() + std::size_t(l) * H * (t + 1) : nullptr);
+                attend_heads(
+                    self, H, s.probs_.data(), {row(s.attn_, r), 1, D, D},  // [1, D]
+                    trace ? trace->self[r].data() + std::size_t(l) * H * (t + 1) : nullptr);
             }
             w.self_attn.o.apply(s.attn_.data(), R, out.data());  // [R, D]
         });
         // cross-attention over the encoder memory
         sublayer(s.x_, w.ln2, [&](const Mat& in, Mat& out) {
             if (keep_inputs) trace->cross_inputs.push_back(in);  // [R, D]
-            w.cross_attn.q.apply(in.data(), R, s.q_.data());  // [R, D]
+            w.cross_attn.q.apply(in.data(), R, s.q_.data());     // [R, D]
             for (int r = 0; r < R; ++r) {
                 const Memory& m = *memories[r];
                 const float* kv = m.cross_kv[l].data();  // [S, 2D] = K | V
                 HeadAttention cross;
-                cross.q = {row(s.q_, r), 1, D, D};        // [1, H*Dh]
+                cross.q = {row(s.q_, r), 1, D, D};       // [1, H*Dh]
                 cross.k = {kv, m.length, D, 2 * D};      // [S, H*Dh]
                 cross.v = {kv + D, m.length, D, 2 * D};  // [S, H*Dh]
                 cross.scale = scale;
-                attend_heads(cross, H, s.probs_.data(), {row(s.attn_, r), 1, D, D},  // [1, D]
-                             trace ? trace->cross[r].data() + std::size_t(l) * H * m.length
-                                   : nullptr);
+                attend_heads(
+                    cross, H, s.probs_.data(), {row(s.attn_, r), 1, D, D},  // [1, D]
+                    trace ? trace->cross[r].data() + std::size_t(l) * H * m.length : nullptr);
             }
             w.cross_attn.o.apply(s.attn_.data(), R, out.data());  // [R, D]
         });

@@ -202,15 +202,14 @@ void attend_head(const HeadAttention& a, float* probs, const RowsSpan& out,
     const int Lq = out.rows, Lk = a.v.rows, Dv = a.v.cols;
     if (Lq <= 0) return;
     if (Lk <= 0) {
-        for (int i = 0; i < Lq; ++i)
-            std::fill_n(out.data + std::size_t(i) * out.stride, Dv, 0.0f);
+        for (int i = 0; i < Lq; ++i) std::fill_n(out.data + std::size_t(i) * out.stride, Dv, 0.0f);
         return;
     }
     if (a.given_scores) {
         std::copy(a.given_scores, a.given_scores + std::size_t(Lq) * Lk, probs);  // [Lq, Lk]
     } else {
-        matmul_raw(a.q.data, a.q.stride, a.k.data, a.k.stride, /*b_transposed=*/true, probs, Lk,
-                   Lq, Lk, a.q.cols);  // [Lq, Lk] QKᵀ
+        matmul_raw(a.q.data, a.q.stride, a.k.data, a.k.stride, /*b_transposed=*/true, probs, Lk, Lq,
+                   Lk, a.q.cols);  // [Lq, Lk] QKᵀ
     }
     const HeadMask& m = a.mask;
     const float scale = a.given_scores ? 1.0f : a.scale;
@@ -224,7 +223,8 @@ void attend_head(const HeadAttention& a, float* probs, const RowsSpan& out,
             if (record && record->scores) record->scores[std::size_t(i) * Lk + j] = e;
             row[j] = blocked ? kNegInf : e;
         }
-        if (record && record->masked) std::copy(row, row + Lk, record->masked + std::size_t(i) * Lk);
+        if (record && record->masked)
+            std::copy(row, row + Lk, record->masked + std::size_t(i) * Lk);
         masked_softmax_row(row, Lk);
     }
     matmul_raw(probs, Lk, a.v.data, a.v.stride, /*b_transposed=*/false, out.data, out.stride, Lq,
@@ -265,8 +265,8 @@ AttentionResult attention(const Mat& q, const Mat& k, const Mat& v, ScoreFunctio
     }
     r.scores = Mat::from_shape({std::size_t(Lq), std::size_t(Lk)});   // [Lq, Lk]
     r.weights = Mat::from_shape({std::size_t(Lq), std::size_t(Lk)});  // [Lq, Lk]
-    Mat queries;  // [Lq, Dk] for General
-    Mat given;    // [Lq, Lk] for Additive
+    Mat queries;                                                      // [Lq, Dk] for General
+    Mat given;                                                        // [Lq, Lk] for Additive
     HeadAttention head;
     head.q = columns(q, 0, int(q.shape(1)));
     head.k = columns(k, 0, int(k.shape(1)));

@@ -107,8 +107,8 @@ struct HeadRecorder {
 /// One head's problem: Attention(Q, K, V) = softmax(mask(scale·QKᵀ))·V (Vaswani et al. 2017
 /// §3.2.1). Lq is the output's row count, Lk the values' row count.
 struct HeadAttention {
-    RowsView q, k, v;                     ///< [Lq, Dh], [Lk, Dh], [Lk, Dv]
-    float scale = 1.0f;                   ///< 1/√Dh for scaled dot-product attention
+    RowsView q, k, v;    ///< [Lq, Dh], [Lk, Dh], [Lk, Dv]
+    float scale = 1.0f;  ///< 1/√Dh for scaled dot-product attention
     HeadMask mask;
     const float* given_scores = nullptr;  ///< [Lq, Lk]: used instead of scale·QKᵀ (additive)
 };

@@ -9,7 +9,7 @@ enum class ScoreFunction {
     Dot,        ///< qᵀk (Luong et al. 2015 §3.1 "dot"); needs Dq == Dk
     ScaledDot,  ///< qᵀk / √Dk (Vaswani et al. 2017 §3.2.1); needs Dq == Dk
     General,    ///< qᵀ W k, W [Dq, Dk] (Luong et al. 2015 §3.1 "general")
-    Additive,   ///< vᵀ tanh(W q + U k), W [Da, Dq], U [Da, Dk], v [Da] (Bahdanau et al. 2015 §3.1)
+    Additive,  ///< vᵀ tanh(W q + U k), W [Da, Dq], U [Da, Dk], v [Da] (Bahdanau et al. 2015 §3.1)
 };
 
 /// Which (query, key) pairs are blocked before the softmax.

@@ -1,5 +1,6 @@
 // Multi-head attention built on attend_head: project, attend per head on column slices,
-// concatenate, project. Cold path (allocates); it keeps every intermediate for the demo's explainer.
+// concatenate, project. Cold path (allocates); it keeps every intermediate for the demo's
+// explainer.
 #include "ops/multi_head_attention.h"
 
 #include <cmath>
@@ -74,7 +75,7 @@ MultiHeadResult multi_head_attention(const Mat& x_q, const Mat& x_kv,
         head.q = columns(q, h * int(Dh), int(Dh));  // [Lq, Dh]
         head.k = columns(k, h * int(Dh), int(Dh));  // [Lk, Dh]
         head.v = columns(v, h * int(Dv), int(Dv));  // [Lk, Dv]
-        if (Lq > 0 && Lk > 0) {  // why: an empty head has no element to point at
+        if (Lq > 0 && Lk > 0) {                     // why: an empty head has no element to point at
             HeadRecorder record;
             record.masked = &r.scores(h, 0, 0);  // [Lq, Lk]
             attend_head(head, &r.weights(h, 0, 0), out_columns(r.concat, h * int(Dv), int(Dv)),

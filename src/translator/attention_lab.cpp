@@ -49,8 +49,7 @@ LabResult lab_attention(const LabInputs& in) {
     if (!in.u.data.empty()) p.u = mat(in.u, "params.u");
     p.v = Vec::from_shape({in.a.data.size()});  // [Da]
     std::copy(in.a.data.begin(), in.a.data.end(), p.v.begin());
-    return result_of(
-        attention(q, k, v, in.score, mask_of(in.mask, q.shape(0), k.shape(0)), &p));
+    return result_of(attention(q, k, v, in.score, mask_of(in.mask, q.shape(0), k.shape(0)), &p));
 }
 
 LabResult lab_linear_attention(const Array& q, const Array& k, const Array& v, bool causal) {

@@ -7,7 +7,7 @@
 namespace heed {
 
 class LinearBench {
-public:
+  public:
     /// x [rows, in_features], W [out_features, in_features], b [out_features], filled from a
     /// fixed seed.
     LinearBench(int rows, int in_features, int out_features);
@@ -17,7 +17,7 @@ public:
     /// Sum of the last output, so the work cannot be optimised away.
     double checksum() const;
 
-private:
+  private:
     struct Buffers;
     std::unique_ptr<Buffers> b_;
 };

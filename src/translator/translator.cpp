@@ -182,8 +182,8 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& t
     std::vector<Prepared> prepared(texts.size());
     for (std::size_t i = 0; i < texts.size(); ++i) {
         prepared[i].ids = source_ids(loaded_->tokenizer, c, texts[i]);
-        prepared[i].memory = loaded_->model.encode(prepared[i].ids,
-                                            options.return_attention ? &prepared[i].trace : nullptr);
+        prepared[i].memory = loaded_->model.encode(
+            prepared[i].ids, options.return_attention ? &prepared[i].trace : nullptr);
     }
     std::vector<Translation> out;
     if (options.beam_size == 1) {
@@ -206,13 +206,15 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& t
                 h.score = 0;
                 for (float lp : h.logprobs) h.score += lp;
             }
-            out.push_back(to_translation(loaded_->tokenizer, c, prepared[i], h, options.return_attention));
+            out.push_back(to_translation(loaded_->tokenizer, c, prepared[i], h,
+                                         options.return_attention));
         }
         return out;
     }
     for (const Prepared& p : prepared) {
         SearchOptions so = search_options(options, c, int(p.ids.size()));
-        out.push_back(to_translation(loaded_->tokenizer, c, p, beam_search(loaded_->model, p.memory, so),
+        out.push_back(to_translation(loaded_->tokenizer, c, p,
+                                     beam_search(loaded_->model, p.memory, so),
                                      options.return_attention));
     }
     return out;
@@ -234,8 +236,9 @@ Translation Translator::translate_one(const std::string& text, const TranslateOp
             return on_step(int(best.tokens.size()) - 1, partial);
         };
     }
-    Hypothesis h = options.beam_size == 1 ? greedy_search(loaded_->model, {&p.memory}, so, observer)[0]
-                                          : beam_search(loaded_->model, p.memory, so, observer);
+    Hypothesis h = options.beam_size == 1
+                       ? greedy_search(loaded_->model, {&p.memory}, so, observer)[0]
+                       : beam_search(loaded_->model, p.memory, so, observer);
     return to_translation(loaded_->tokenizer, c, p, h, options.return_attention);
 }
 
