@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test of the project, in order: the JS format check (Prettier), the native build + ctest
-# (with the layer check tests/check_layers.py), the WASM build, the
-# npm package's Node tests (tests/node, through the package's public exports), and the browser
-# tests (tests/browser/run.mjs, then the packed tarball in a plain page) when present. Runs every
+# (with the layer check tests/check_layers.py), the WASM build, the npm package's Node tests
+# (tests/node, through the package's public exports), and the browser tests
+# (tests/browser/run.mjs, then the packed tarball in a plain page) when present. Runs every
 # stage, then fails if any stage failed.
 #
 #   bash scripts/test-all.sh       # npm test
