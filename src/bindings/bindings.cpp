@@ -121,23 +121,10 @@ heed::Array array_from(const val& t) {
 
 std::vector<int> ints_from(const val& a) { return emscripten::vecFromJSArray<int>(a); }
 
-heed::ScoreFunction score_from(const std::string& name) {
-    if (name == "dot") return heed::ScoreFunction::Dot;
-    if (name == "scaled_dot") return heed::ScoreFunction::ScaledDot;
-    if (name == "general") return heed::ScoreFunction::General;
-    if (name == "additive") return heed::ScoreFunction::Additive;
-    throw heed::Error("unknown score function '" + name + "'");
-}
-
-/// {kind, window, offset, keyPadding?: Uint8Array, blocked?: Uint8Array [Lq*Lk]}
+/// {kind: MaskKind, window, offset, keyPadding?: Uint8Array, blocked?: Uint8Array [Lq*Lk]}
 heed::LabMask mask_from(const val& m) {
     heed::LabMask mask;
-    const std::string kind = m["kind"].as<std::string>();
-    if (kind == "causal") mask.kind = heed::MaskKind::Causal;
-    else if (kind == "local") mask.kind = heed::MaskKind::LocalWindow;
-    else if (kind == "custom") mask.kind = heed::MaskKind::Custom;
-    else if (kind == "padding") mask.kind = heed::MaskKind::KeyPadding;
-    else if (kind != "none") throw heed::Error("unknown mask kind '" + kind + "'");
+    mask.kind = m["kind"].as<heed::MaskKind>();
     mask.window = m["window"].as<int>();
     mask.offset = m["offset"].as<int>();
     if (!m["keyPadding"].isUndefined())
@@ -212,13 +199,12 @@ public:
         });
     }
 
-    /// block: 0 encoder self, 1 decoder self, 2 cross.
-    val explain_head(const val& source_ids, const val& target_ids, int block, int layer,
-                     int head) const {
+    /// block: an AttentionBlock value (JS: core.AttentionBlock.encoder, .decoder, .cross).
+    val explain_head(const val& source_ids, const val& target_ids, heed::AttentionBlock block,
+                     int layer, int head) const {
         return guarded("BAD_INPUT", [&] {
-            heed::HeadExplanation e =
-                get().explain_head(ints_from(source_ids), ints_from(target_ids),
-                                   static_cast<heed::AttentionBlock>(block), layer, head);
+            heed::HeadExplanation e = get().explain_head(
+                ints_from(source_ids), ints_from(target_ids), block, layer, head);
             val r = val::object();
             r.set("dk", e.dk);
             r.set("xq", tensor(e.xq, true));
@@ -267,15 +253,15 @@ val result_val(const heed::LabResult& r) {
     return out;
 }
 
-/// q, k, v: tensors; score: name; mask: see mask_from; params: {w?, u?, v?} tensors.
-val attention(const val& q, const val& k, const val& v, const std::string& score,
+/// q, k, v: tensors; mask: see mask_from; params: {w?, u?, v?} tensors.
+val attention(const val& q, const val& k, const val& v, heed::ScoreFunction score,
               const val& mask, const val& params) {
     return guarded("BAD_INPUT", [&] {
         heed::LabInputs in;
         in.q = array_from(q);
         in.k = array_from(k);
         in.v = array_from(v);
-        in.score = score_from(score);
+        in.score = score;
         in.mask = mask_from(mask);
         if (!params["w"].isUndefined()) in.w = array_from(params["w"]);
         if (!params["u"].isUndefined()) in.u = array_from(params["u"]);
@@ -329,6 +315,22 @@ EMSCRIPTEN_BINDINGS(heed) {
         .field("lengthPenalty", &heed::OptionLimits::length_penalty)
         .field("topK", &heed::OptionLimits::top_k);
     emscripten::function("limits", +[] { return heed::kOptionLimits; });
+    // why: the enums under the names the JS API uses, so neither side parses the other's strings
+    emscripten::enum_<heed::AttentionBlock>("AttentionBlock")
+        .value("encoder", heed::AttentionBlock::EncoderSelf)
+        .value("decoder", heed::AttentionBlock::DecoderSelf)
+        .value("cross", heed::AttentionBlock::Cross);
+    emscripten::enum_<heed::ScoreFunction>("ScoreFunction")
+        .value("dot", heed::ScoreFunction::Dot)
+        .value("scaled_dot", heed::ScoreFunction::ScaledDot)
+        .value("general", heed::ScoreFunction::General)
+        .value("additive", heed::ScoreFunction::Additive);
+    emscripten::enum_<heed::MaskKind>("MaskKind")
+        .value("none", heed::MaskKind::None)
+        .value("causal", heed::MaskKind::Causal)
+        .value("padding", heed::MaskKind::KeyPadding)
+        .value("local", heed::MaskKind::LocalWindow)
+        .value("custom", heed::MaskKind::Custom);
     emscripten::function("defaultOptions", +[] { return heed::TranslateOptions{}; });
     emscripten::class_<TranslatorHandle>("Translator")
         .constructor<>()

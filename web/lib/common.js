@@ -124,7 +124,7 @@ export function guarded(disposed, check, start) {
   return start(checked);
 }
 
-/** Where the string `where.block` sits in the engine's AttentionBlock enum. */
+/** The names of the engine's AttentionBlock values (bindings.cpp), checked before a call. */
 export const BLOCKS = ['encoder', 'decoder', 'cross'];
 
 export function checkExplain(result, where) {

@@ -3,7 +3,6 @@
 // the attention lab. Nothing runs at import. Not the worker client (heed-worker.js).
 
 import {
-  BLOCKS,
   HeedError,
   IS_NODE,
   abortedError,
@@ -291,7 +290,7 @@ export async function loadTranslator(options) {
         metadata: JSON.parse(info.metadata),
         parameters: info.parameters,
       },
-      { defaults: engine.defaultOptions(), limits: engine.limits() },
+      engine,
     );
   } catch (e) {
     handle.delete();
@@ -332,15 +331,17 @@ function stepEvent(step, partial) {
 
 class Translator extends TranslatorBase {
   #handle;
+  #engine; // the Embind module (its enums)
   #contract; // {defaults, limits} of TranslateOptions, from the engine
   #queue = Promise.resolve();
   #busy = false;
   #disposed = false;
 
-  constructor(handle, info, contract) {
+  constructor(handle, info, engine) {
     super();
     this.#handle = handle;
-    this.#contract = contract;
+    this.#engine = engine;
+    this.#contract = { defaults: engine.defaultOptions(), limits: engine.limits() };
     /** @type {import('./heed.d.ts').ModelInfo} */
     this.info = info;
   }
@@ -360,7 +361,8 @@ class Translator extends TranslatorBase {
 
   #explain(result, { block, layer, head }) {
     const { sourceIds, targetIds } = result;
-    const e = this.#handle.explainHead(sourceIds, targetIds, BLOCKS.indexOf(block), layer, head);
+    const where = this.#engine.AttentionBlock[block];
+    const e = this.#handle.explainHead(sourceIds, targetIds, where, layer, head);
     return { ...unwrap(e), ...explainTokens(result, block) };
   }
 
@@ -483,7 +485,7 @@ function intOr(value, fallback, name, lo) {
   return value;
 }
 
-/** MaskSpec -> the engine's {kind, offset, window, keyPadding?, blocked?} (bindings mask_from). */
+/** MaskSpec -> {kind (a name of MaskKind), offset, window, keyPadding?, blocked?}. */
 function toMask(mask, Lq, Lk) {
   if (mask === undefined) return { kind: 'none', offset: 0, window: 0 };
   checkObject(mask, 'inputs.mask');
@@ -552,9 +554,9 @@ export async function loadAttentionLab(options) {
           throw badInput('params.v must be a number[]');
         params.v = { shape: [p.v.length], data: Float32Array.from(p.v) };
       }
-      return unwrap(
-        core.attention(q, k, v, inputs.score, toMask(inputs.mask, q.shape[0], k.shape[0]), params),
-      );
+      const mask = toMask(inputs.mask, q.shape[0], k.shape[0]);
+      mask.kind = core.MaskKind[mask.kind];
+      return unwrap(core.attention(q, k, v, core.ScoreFunction[inputs.score], mask, params));
     },
     linearAttention(inputs) {
       const [q, k, v] = qkv(inputs);
