@@ -23,7 +23,8 @@ const value = (name, fallback) => {
 };
 
 const defaultModel = ['en-fr.heed', 'en-de.heed', 'tiny/tiny.heed']
-  .map((m) => path.join(ROOT, 'models', m)).find((m) => existsSync(m));
+  .map((m) => path.join(ROOT, 'models', m))
+  .find((m) => existsSync(m));
 const MODEL = path.resolve(value('--model', defaultModel));
 const SECONDS = Number(value('--seconds', '2'));
 
@@ -64,8 +65,13 @@ async function wasmTranslation() {
 }
 
 function nativeTranslation() {
-  const cli = [process.env.HEED_CLI, path.join(ROOT, 'build-js', 'heed'),
-    path.join(ROOT, 'build', 'heed')].filter(Boolean).find((p) => existsSync(p));
+  const cli = [
+    process.env.HEED_CLI,
+    path.join(ROOT, 'build-js', 'heed'),
+    path.join(ROOT, 'build', 'heed'),
+  ]
+    .filter(Boolean)
+    .find((p) => existsSync(p));
   if (!cli) return { error: 'native CLI not built (cmake --build build-js --target heed)' };
   const out = execFileSync(cli, ['bench', '-m', MODEL], { encoding: 'utf8' });
   const rows = [];
@@ -85,7 +91,10 @@ async function loadCore() {
 
 /** The linear layers of one encoder/decoder layer and the output projection. */
 function layerShapes(c) {
-  const D = c.d_model, F = c.ffn_dim, V = c.vocab_size, S = 24;
+  const D = c.d_model,
+    F = c.ffn_dim,
+    V = c.vocab_size,
+    S = 24;
   return [
     { what: 'encoder q/k/v/o', M: S, K: D, N: D },
     { what: 'encoder ffn up', M: S, K: D, N: F },
@@ -114,7 +123,7 @@ async function gemm(config) {
     const perCall = Math.max(1, Math.round(2e6 / flops));
     const warmUntil = performance.now() + 300;
     while (performance.now() < warmUntil) bench.run(perCall);
-    const reps = Math.max(1, Math.round(0.4 * 5e9 / flops));
+    const reps = Math.max(1, Math.round((0.4 * 5e9) / flops));
     let best = Infinity;
     for (let trial = 0; trial < 3; trial++) {
       const t0 = performance.now();
@@ -127,8 +136,12 @@ async function gemm(config) {
   return rows;
 }
 
-function pad(s, n) { return String(s).padEnd(n); }
-function num(x, digits = 1) { return x.toFixed(digits).padStart(9); }
+function pad(s, n) {
+  return String(s).padEnd(n);
+}
+function num(x, digits = 1) {
+  return x.toFixed(digits).padStart(9);
+}
 
 async function main() {
   if (flag('--gemm-json')) {
@@ -139,19 +152,28 @@ async function main() {
     process.stdout.write(JSON.stringify(await gemm(config)));
     return;
   }
-  console.log(`model ${path.relative(ROOT, MODEL)}; ${SENTENCES.length} sentences, ${WORDS} words;` +
-    ` node ${process.version}`);
+  console.log(
+    `model ${path.relative(ROOT, MODEL)}; ${SENTENCES.length} sentences, ${WORDS} words;` +
+      ` node ${process.version}`,
+  );
   const wasm = await wasmTranslation();
   const c = wasm.config;
-  console.log(`d_model ${c.d_model}, heads ${c.heads}, ffn ${c.ffn_dim}, layers ` +
-    `${c.encoder_layers}+${c.decoder_layers}, vocab ${c.vocab_size}\n`);
+  console.log(
+    `d_model ${c.d_model}, heads ${c.heads}, ffn ${c.ffn_dim}, layers ` +
+      `${c.encoder_layers}+${c.decoder_layers}, vocab ${c.vocab_size}\n`,
+  );
   const nat = flag('--skip-native') ? { error: 'skipped' } : nativeTranslation();
-  console.log(`${pad('translation', 34)} ${'WASM w/s'.padStart(9)} ${'native w/s'.padStart(11)}` +
-    `  WASM/native`);
+  console.log(
+    `${pad('translation', 34)} ${'WASM w/s'.padStart(9)} ${'native w/s'.padStart(11)}` +
+      `  WASM/native`,
+  );
   for (const row of wasm.rows) {
     const n = nat.rows?.find((r) => r.mode === row.mode);
-    console.log(`${pad(row.mode, 34)} ${num(row.words)} ${n ? num(n.words).padStart(11) :
-      'n/a'.padStart(11)}  ${n ? (row.words / n.words).toFixed(2).padStart(11) : ''}`);
+    console.log(
+      `${pad(row.mode, 34)} ${num(row.words)} ${
+        n ? num(n.words).padStart(11) : 'n/a'.padStart(11)
+      }  ${n ? (row.words / n.words).toFixed(2).padStart(11) : ''}`,
+    );
   }
   if (nat.error) console.log(`(native: ${nat.error})`);
   else console.log(`(native: ${nat.cli} bench, same model and sentences)`);
@@ -160,17 +182,25 @@ async function main() {
   const tiered = await gemm(c);
   let ceiling = null;
   try {
-    ceiling = JSON.parse(execFileSync(process.execPath,
-      ['--no-liftoff', fileURLToPath(import.meta.url), '--gemm-json', '--model', MODEL],
-      { encoding: 'utf8', cwd: ROOT }));
+    ceiling = JSON.parse(
+      execFileSync(
+        process.execPath,
+        ['--no-liftoff', fileURLToPath(import.meta.url), '--gemm-json', '--model', MODEL],
+        { encoding: 'utf8', cwd: ROOT },
+      ),
+    );
   } catch (e) {
     console.log(`(--no-liftoff run failed: ${e.message})`);
   }
-  console.log(`\n${pad('linear layer y = x·Wᵀ + b (WASM)', 34)} ${pad('M x K x N', 16)}` +
-    ` ${'GFLOP/s'.padStart(9)} ${'no-liftoff'.padStart(11)}`);
+  console.log(
+    `\n${pad('linear layer y = x·Wᵀ + b (WASM)', 34)} ${pad('M x K x N', 16)}` +
+      ` ${'GFLOP/s'.padStart(9)} ${'no-liftoff'.padStart(11)}`,
+  );
   tiered.forEach((r, i) => {
-    console.log(`${pad(r.what, 34)} ${pad(`${r.M} x ${r.K} x ${r.N}`, 16)} ${num(r.gflops, 2)}` +
-      ` ${ceiling ? num(ceiling[i].gflops, 2).padStart(11) : ''}`);
+    console.log(
+      `${pad(r.what, 34)} ${pad(`${r.M} x ${r.K} x ${r.N}`, 16)} ${num(r.gflops, 2)}` +
+        ` ${ceiling ? num(ceiling[i].gflops, 2).padStart(11) : ''}`,
+    );
   });
 }
 

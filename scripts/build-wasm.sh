@@ -3,13 +3,14 @@
 # Needs Debian's emscripten (emcc/emcmake 3.1.6), cmake and the xtensor/xtl/xsimd/nlohmann headers
 # (apt: emscripten cmake xtensor-dev nlohmann-json3-dev). Not the native build (see CMakeLists.txt).
 #
-#   bash scripts/build-wasm.sh            # BUILD_DIR (default build-wasm), JOBS (default 1)
+#   bash scripts/build-wasm.sh            # BUILD_DIR (default build-wasm), JOBS (default 1),
+#                                         # HEED_HEADER_ROOT (default /usr/include; as in CMake)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build-wasm}"
 jobs="${JOBS:-1}"
-headers="${HEED_SYSTEM_HEADERS:-/usr/include}"
+headers="${HEED_HEADER_ROOT:-/usr/include}"
 
 for tool in emcmake emcc cmake node; do
   command -v "$tool" >/dev/null || { echo "build-wasm: '$tool' not found (apt install emscripten cmake nodejs)" >&2; exit 1; }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Every test of the project, in order: the native build + ctest (build-js), the WASM build, the
-# npm package's Node tests (tests/node, through the package's public exports), and the browser
-# tests (tests/browser/run.mjs, then the packed tarball in a plain page) when present. Runs every
+# Every test of the project, in order: the JS format check (Prettier), the native build + ctest
+# (with the layer check tests/check_layers.py), the WASM build, the npm package's Node tests
+# (tests/node, through the package's public exports), and the browser tests
+# (tests/browser/run.mjs, then the packed tarball in a plain page) when present. Runs every
 # stage, then fails if any stage failed.
 #
 #   bash scripts/test-all.sh       # npm test
@@ -29,6 +30,7 @@ native() {
     ctest --test-dir "$native_dir" --output-on-failure
 }
 
+stage "JS format (prettier --check)" npx --no-install prettier --check '**/*.{js,mjs}'
 stage "native build + ctest ($native_dir)" native
 stage "wasm build (build-wasm)" env JOBS="$jobs" bash scripts/build-wasm.sh
 stage "node tests (tests/node)" env HEED_CLI="$root/$native_dir/heed" node --test tests/node/

@@ -1,5 +1,5 @@
 // Tests for ops/attention, ops/positional_encoding and ops/linear_attention: PyTorch goldens
-// (models/make_attention_goldens.py), the worked examples of the seed texts, masks and errors.
+// (models/make_attention_goldens.py), worked examples of masking and self-attention, masks and errors.
 // Multi-head attention is tested in multi_head_attention_test.cpp.
 #include "ops/attention.h"
 
@@ -91,9 +91,15 @@ TEST(AttentionGolden, AttendHeadOnStridedSlicesMatchesTorch) {
             }
         const auto pad = c["mask"]["key_padding"].get<std::vector<std::uint8_t>>();
         std::vector<float> probs(std::size_t(Lq) * Lk, -1.f);
-        attend_head(qb.data() + Dh, ld, kb.data() + Dh, ld, vb.data() + Dh, ld, Lq, Lk, Dh,
-                    1.0f / std::sqrt(float(Dh)), pad.empty() ? nullptr : pad.data(),
-                    kind == "causal" ? offset : -1, probs.data(), ob.data() + Dh, ld);
+        HeadAttention head;
+        head.q = {qb.data() + Dh, Lq, Dh, ld};
+        head.k = {kb.data() + Dh, Lk, Dh, ld};
+        head.v = {vb.data() + Dh, Lk, Dh, ld};
+        head.scale = 1.0f / std::sqrt(float(Dh));
+        head.mask.key_padding = pad.empty() ? nullptr : pad.data();
+        head.mask.causal = kind == "causal";
+        head.mask.offset = offset;
+        attend_head(head, probs.data(), {ob.data() + Dh, Lq, Dh, ld});
         Mat w = Mat::from_shape({std::size_t(Lq), std::size_t(Lk)});
         std::copy(probs.begin(), probs.end(), w.begin());
         Mat out = Mat::from_shape({std::size_t(Lq), std::size_t(Dh)});
@@ -136,21 +142,21 @@ TEST(LinearAttentionGolden, NonCausalAndCausalMatchTorch) {
     }
 }
 
-// ---- seed 001 (Mike Lawrence): the masked ['attention', 'is', 'cool'] example -------------
+// ---- a worked causal mask: ['attention', 'is', 'cool'] (Vaswani et al. 2017 §3.2.3) --------
 
-// The text prints the causal softmax weights row by row: 'attention' -> attention (1.0);
+// Causal softmax weights given row by row: 'attention' -> attention (1.0);
 // 'is' -> attention (0.6), is (0.4); 'cool' -> attention (0.2), is (0.5), cool (0.3). Its
 // unnormalised matrix is only pictured, so we take scores whose softmax is those rows
 // (e = ln w, any constant per row would do) and put large junk above the diagonal, which the
 // causal mask must hide: with Q = I, K = Sᵀ the dot scores QKᵀ are exactly S.
-TEST(SeedExamples, Seed001AttentionIsCoolCausalWeights) {
+TEST(WorkedExamples, CausalWeightsOfAttentionIsCool) {
     const float junk = 9.f;
     const Mat s = {{0.f, junk, junk},
                    {std::log(0.6f), std::log(0.4f), junk},
                    {std::log(0.2f), std::log(0.5f), std::log(0.3f)}};
     const Mat q = xt::eye<float>(3);
     const Mat k = xt::transpose(s);
-    // values: the text's "See / that / cat" embedding table (seed 001, first example)
+    // values: a small "See / that / cat" embedding table
     const Mat v = {{0.2f, 0.4f, 0.3f}, {0.8f, 0.22f, 0.3f}, {0.3f, 0.65f, 0.11f}};
     const AttentionResult r = attention(q, k, v, ScoreFunction::Dot, AttentionMask::causal());
 
@@ -169,13 +175,12 @@ TEST(SeedExamples, Seed001AttentionIsCoolCausalWeights) {
     EXPECT_GT(open.weights(0, 1), 0.4f);
 }
 
-// ---- seed 002 (Pitié, 4C16 handout): the numpy self-attention example ----------------------
+// ---- numpy self-attention on four words (Vaswani et al. 2017 §3.2.1, step by step) --------
 
-// The handout's four words (word_3 = word_1 + word_2), d = 3, dK = dQ = dV = 2, query/key/
-// value = word @ W, weights = softmax(scores / √dK), attention = Σ weights · values. The
-// handout's W are unseeded randn and it prints no numbers, so the golden file carries fixed
-// W and the handout's procedure run in numpy by the generator.
-TEST(SeedExamples, Seed002NumpySelfAttention) {
+// Four words (word_3 = word_1 + word_2), d = 3, dK = dQ = dV = 2, query/key/value = word @ W,
+// weights = softmax(scores / √dK), attention = Σ weights · values; the golden file carries
+// fixed W and that procedure run in numpy by models/make_attention_goldens.py.
+TEST(WorkedExamples, NumpySelfAttention) {
     const json& e = goldens()["seed_002_numpy"];
     const Mat words = to_mat(e["words"]);
     const Mat queries = matmul(words, to_mat(e["W_Q"]));  // [4, 2]
@@ -184,7 +189,7 @@ TEST(SeedExamples, Seed002NumpySelfAttention) {
     const AttentionResult r =
         attention(queries, keys, values, ScoreFunction::ScaledDot, AttentionMask::none());
     EXPECT_REF(r.weights, to_mat(e["weights"]));
-    EXPECT_REF(r.output, to_mat(e["attention"]));  // row 0 is the handout's attention_1
+    EXPECT_REF(r.output, to_mat(e["attention"]));  // row 0 is word 1's attention
     const Mat raw = attention(queries, keys, values, ScoreFunction::Dot, {}).scores;
     EXPECT_REF(raw, to_mat(e["scores"]));
     EXPECT_ALLCLOSE(r.scores, xt::eval(raw / std::sqrt(2.0f)), 1e-6, 1e-6);
@@ -192,8 +197,9 @@ TEST(SeedExamples, Seed002NumpySelfAttention) {
     for (int i = 0; i < 4; ++i) EXPECT_NEAR(raw(i, 2), raw(i, 0) + raw(i, 1), 1e-5);
 }
 
-// The handout's exercise: shuffling keys and values together leaves the output unchanged.
-TEST(SeedExamples, Seed002KeyValueOrderDoesNotMatter) {
+// Attention is a set operation: shuffling keys and values together leaves the output
+// unchanged (hence positional encodings, Vaswani et al. 2017 §3.5).
+TEST(WorkedExamples, KeyValueOrderDoesNotMatter) {
     const json& c = case_named("attention", "cross_dot");
     const Mat q = to_mat(c["q"]), k = to_mat(c["k"]), v = to_mat(c["v"]);
     const Mat kr = xt::flip(k, 0), vr = xt::flip(v, 0);
@@ -203,9 +209,9 @@ TEST(SeedExamples, Seed002KeyValueOrderDoesNotMatter) {
     EXPECT_ALLCLOSE(a.weights, xt::eval(xt::flip(b.weights, 1)), 1e-6, 1e-7);
 }
 
-// Seed 002, positional encoding (1/3): φ(i)ᵀφ(j) should be large when i ≈ j and smaller when
-// far apart; the truncated Fourier embedding (2/3) does that for nearby positions.
-TEST(SeedExamples, Seed002NearbyPositionsAreMoreSimilar) {
+// Sinusoidal positions (Vaswani et al. 2017 §3.5): PE(i)ᵀPE(j) is large when i ≈ j and
+// smaller when far apart, for nearby positions.
+TEST(WorkedExamples, NearbyPositionsAreMoreSimilar) {
     const Mat sim = position_similarity(sinusoidal_positions(40, 16));
     for (int i = 0; i < 40; ++i) EXPECT_NEAR(sim(i, i), 1.0f, 1e-6);
     EXPECT_ALLCLOSE(sim, xt::eval(xt::transpose(sim)), 0, 1e-6);
@@ -220,11 +226,11 @@ TEST(SeedExamples, Seed002NearbyPositionsAreMoreSimilar) {
     EXPECT_FLOAT_EQ(pe(2, 3), std::cos(0.02f));
 }
 
-// ---- seed 003: scaled_dot_product_attention with the additive -1e9 mask ---------------------
+// ---- the additive -1e9 mask convention (as in many implementations) ------------------------
 
-// Seed 003 masks by adding mask * -1e9 to the logits. On rows with a visible key that is the
+// Masking by adding mask * -1e9 to the logits: On rows with a visible key that is the
 // same as our -inf; on a fully masked row it yields uniform weights where we give zeros.
-TEST(SeedExamples, Seed003AdditiveMaskConventionAgreesExceptOnDeadRows) {
+TEST(WorkedExamples, AdditiveMaskConventionAgreesExceptOnDeadRows) {
     const json& c = case_named("attention", "cross_custom_fully_masked_row");
     const Mat q = to_mat(c["q"]), k = to_mat(c["k"]), v = to_mat(c["v"]);
     const AttentionMask mask = to_mask(c["mask"]);
@@ -279,8 +285,12 @@ TEST(AttentionMask, FullyMaskedRowsGiveZerosNotNaN) {
 
     std::vector<float> probs(6, -1.f), out(2, -1.f);
     const std::uint8_t pad[3] = {1, 1, 1};
-    attend_head(q.data(), 2, k.data(), 2, v.data(), 1, 2, 3, 1, 1.f, pad, -1, probs.data(),
-                out.data(), 1);
+    HeadAttention head;
+    head.q = {q.data(), 2, 1, 2};
+    head.k = {k.data(), 3, 1, 2};
+    head.v = {v.data(), 3, 1, 1};
+    head.mask.key_padding = pad;
+    attend_head(head, probs.data(), {out.data(), 2, 1, 1});
     for (float p : probs) EXPECT_EQ(p, 0.f);
     for (float o : out) EXPECT_EQ(o, 0.f);
 }

@@ -8,6 +8,7 @@
 #include "model/model.h"
 #include "test_util.h"
 #include "tokenizer/tokenizer.h"
+#include "translator/loaded_model.h"
 #include "translator/translator.h"
 
 namespace {
@@ -23,6 +24,11 @@ std::unique_ptr<heed::Translator> load(const std::string& name) {
     return heed::Translator::load_file(HEED_MODELS_DIR "/tiny/" + name + ".heed");
 }
 
+/// The model and tokenizer behind the façade (translator/loaded_model.h), for internals tests.
+std::unique_ptr<heed::LoadedModel> parts(const std::string& name) {
+    return heed::load_model_file(HEED_MODELS_DIR "/tiny/" + name + ".heed");
+}
+
 std::vector<float> concat(const json& per_layer) {
     std::vector<float> out;
     for (const json& layer : per_layer)
@@ -33,17 +39,17 @@ std::vector<float> concat(const json& per_layer) {
 class EndToEnd : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EndToEnd, SourceIdsMatchSentencePiece) {
-    auto tr = load(GetParam());
+    auto tr = parts(GetParam());
     for (const json& c : goldens()[GetParam()]["cases"]) {
-        std::vector<int> ids = tr->tokenizer().encode(c["text"].get<std::string>());
-        ids.push_back(tr->model().config().eos_id);
+        std::vector<int> ids = tr->tokenizer.encode(c["text"].get<std::string>());
+        ids.push_back(tr->model.config().eos_id);
         EXPECT_EQ(ids, c["source_ids"].get<std::vector<int>>()) << c["text"];
     }
 }
 
 TEST_P(EndToEnd, TeacherForcedLogitsMatchPyTorch) {
-    auto tr = load(GetParam());
-    const heed::Model& m = tr->model();
+    auto tr = parts(GetParam());
+    const heed::Model& m = tr->model;
     const int V = m.config().vocab_size;
     int checked = 0;
     for (const json& c : goldens()[GetParam()]["cases"]) {
@@ -182,21 +188,23 @@ TEST(Explain, HeadMatchesTheTrace) {
     o.return_attention = true;
     heed::Translation t = tr->translate({"A simple text editor"}, o).at(0);
     const std::size_t S = t.source_ids.size(), T = t.target_ids.size();
-    const int H = tr->model().config().heads;
+    const int H = parts("tiny")->model.config().heads;
     for (int layer = 0; layer < 2; ++layer) {
         for (int head = 0; head < H; ++head) {
             heed::HeadExplanation e = tr->explain_head(t.source_ids, t.target_ids,
                                                        heed::AttentionBlock::Cross, layer, head);
             const float* want = t.attention.cross.data.data() + (layer * H + head) * T * S;
-            EXPECT_TRUE(heed::test::allclose(e.weights.data(), want, T * S, 1e-4, 1e-6));
+            EXPECT_TRUE(heed::test::allclose(e.weights.data.data(), want, T * S, 1e-4, 1e-6));
             heed::HeadExplanation d = tr->explain_head(t.source_ids, t.target_ids,
                                                        heed::AttentionBlock::DecoderSelf, layer, head);
             const float* want_self = t.attention.decoder_self.data.data() + (layer * H + head) * T * T;
-            EXPECT_TRUE(heed::test::allclose(d.weights.data(), want_self, T * T, 1e-4, 1e-6));
+            EXPECT_TRUE(
+                heed::test::allclose(d.weights.data.data(), want_self, T * T, 1e-4, 1e-6));
             heed::HeadExplanation s = tr->explain_head(t.source_ids, t.target_ids,
                                                        heed::AttentionBlock::EncoderSelf, layer, head);
             const float* want_enc = t.attention.encoder_self.data.data() + (layer * H + head) * S * S;
-            EXPECT_TRUE(heed::test::allclose(s.weights.data(), want_enc, S * S, 1e-4, 1e-6));
+            EXPECT_TRUE(
+                heed::test::allclose(s.weights.data.data(), want_enc, S * S, 1e-4, 1e-6));
         }
     }
     EXPECT_THROW(tr->explain_head(t.source_ids, t.target_ids, heed::AttentionBlock::Cross, 5, 0),

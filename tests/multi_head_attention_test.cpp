@@ -91,10 +91,17 @@ TEST(MultiHeadGolden, AttendHeadOnPackedProjectionsMatchesTorch) {
         w.v.apply(xkv.data(), Lk, v.data());  // [Lk, H*Dh]
         const auto pad = c["mask"]["key_padding"].get<std::vector<std::uint8_t>>();
         const float scale = c["score"] == "dot" ? 1.f : 1.f / std::sqrt(float(Dh));
-        for (int h = 0; h < H; ++h)
-            attend_head(q.data() + h * Dh, HD, k.data() + h * Dh, HD, v.data() + h * Dh, HD, Lq, Lk,
-                        Dh, scale, pad.empty() ? nullptr : pad.data(), kind == "causal" ? 0 : -1,
-                        probs.data() + std::size_t(h) * Lq * Lk, concat.data() + h * Dh, HD);
+        for (int h = 0; h < H; ++h) {
+            HeadAttention head;
+            head.q = {q.data() + h * Dh, Lq, Dh, HD};
+            head.k = {k.data() + h * Dh, Lk, Dh, HD};
+            head.v = {v.data() + h * Dh, Lk, Dh, HD};
+            head.scale = scale;
+            head.mask.key_padding = pad.empty() ? nullptr : pad.data();
+            head.mask.causal = kind == "causal";
+            attend_head(head, probs.data() + std::size_t(h) * Lq * Lk,
+                        {concat.data() + h * Dh, Lq, Dh, HD});
+        }
         Tensor3 p = Tensor3::from_shape({std::size_t(H), std::size_t(Lq), std::size_t(Lk)});
         std::copy(probs.begin(), probs.end(), p.begin());
         Mat cat = Mat::from_shape({std::size_t(Lq), std::size_t(HD)});
@@ -107,12 +114,12 @@ TEST(MultiHeadGolden, AttendHeadOnPackedProjectionsMatchesTorch) {
     EXPECT_GE(checked, 4);
 }
 
-// ---- seed texts ---------------------------------------------------------------------------
+// ---- worked examples ----------------------------------------------------------------------
 
-// Seed 002's Keras example: num_heads=2, key_dim=2, value_dim=3, i.e. per-head Dv != Dh. The
+// As Keras' MultiHeadAttention(num_heads=2, key_dim=2, value_dim=3): per-head Dv != Dh. The
 // result must equal running single-head attention on each head's slice and concatenating
-// (seed 001: "run attention N times in parallel ... concat the results"; seed 003 §5).
-TEST(SeedExamples, Seed002TwoHeadsKeyDim2ValueDim3) {
+// (Vaswani et al. 2017 §3.2.2, "Concat(head_1, ..., head_h) W^O").
+TEST(WorkedExamples, TwoHeadsKeyDim2ValueDim3) {
     const int L = 5, D = 4, H = 2, Dh = 2, Dv = 3;
     auto filled = [](int rows, int cols, float phase) {
         Mat m = Mat::from_shape({std::size_t(rows), std::size_t(cols)});

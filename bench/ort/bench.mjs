@@ -59,9 +59,13 @@ function argmax(x) {
 }
 /** top-1 minus top-2 logit: how close a step was to a tie */
 function margin(x) {
-  let a = -Infinity, b = -Infinity;
+  let a = -Infinity,
+    b = -Infinity;
   for (const v of x) {
-    if (v > a) { b = a; a = v; } else if (v > b) b = v;
+    if (v > a) {
+      b = a;
+      a = v;
+    } else if (v > b) b = v;
   }
   return a - b;
 }
@@ -70,7 +74,9 @@ const ids = (list) => new ort.Tensor('int64', BigInt64Array.from(list, BigInt), 
 // ---- ORT greedy decoders ----
 
 class OrtNoCache {
-  constructor(encoder, decoder, cfg) { Object.assign(this, { encoder, decoder, cfg }); }
+  constructor(encoder, decoder, cfg) {
+    Object.assign(this, { encoder, decoder, cfg });
+  }
   name = 'ORT, no cache (prefix re-run)';
   async translate(src, maxLength, onLogits) {
     const { memory } = await this.encoder.run({ src: ids(src) });
@@ -87,7 +93,9 @@ class OrtNoCache {
 }
 
 class OrtKvCache {
-  constructor(encoderKv, step, cfg, kv) { Object.assign(this, { encoderKv, step, cfg, kv }); }
+  constructor(encoderKv, step, cfg, kv) {
+    Object.assign(this, { encoderKv, step, cfg, kv });
+  }
   name = 'ORT, KV cache';
   async translate(src, maxLength, onLogits) {
     const cross = await this.encoderKv.run({ src: ids(src) });
@@ -100,7 +108,9 @@ class OrtKvCache {
     for (let t = 0; t < maxLength; t++) {
       feeds.token = ids([token]);
       const r = await this.step.run(feeds);
-      this.kv.past.forEach((n, i) => { feeds[n] = r[this.kv.present[i]]; });
+      this.kv.past.forEach((n, i) => {
+        feeds[n] = r[this.kv.present[i]];
+      });
       token = argmax(r.logits.data);
       if (onLogits) onLogits(t, r.logits.data);
       out.push(token);
@@ -142,7 +152,10 @@ async function gemm(manifest, sessionOptions) {
     { what: 'reference (anchors)', M: 64, K: 256, N: 1024 },
     { what: 'reference (anchors)', M: 256, K: 256, N: 256 },
   ];
-  const add = await ort.InferenceSession.create(path.join(ONNX, manifest.graphs.add), sessionOptions);
+  const add = await ort.InferenceSession.create(
+    path.join(ONNX, manifest.graphs.add),
+    sessionOptions,
+  );
   const addFeeds = { x: new ort.Tensor('float32', new Float32Array(256), [1, 256]) };
   const addRun = () => add.run(addFeeds);
   await warm(addRun, 300);
@@ -152,11 +165,13 @@ async function gemm(manifest, sessionOptions) {
   const rows = [];
   for (const s of shapes) {
     const flops = 2 * s.M * s.K * s.N;
-    const reps = Math.max(1, Math.round(0.1 * 5e9 / flops));
+    const reps = Math.max(1, Math.round((0.1 * 5e9) / flops));
     // Heed: the loop inside WASM (run(reps)), as scripts/bench.mjs times it, and one JS -> WASM
     // call per product (run(1)), as ORT is called
     const lb = new core.LinearBench(s.M, s.K, s.N);
-    const heedLoop = () => { lb.run(reps); };
+    const heedLoop = () => {
+      lb.run(reps);
+    };
     const heedCall = () => lb.run(1);
     const m = manifest.matmuls.find((x) => x.K === s.K && x.N === s.N);
     const sess = await ort.InferenceSession.create(path.join(ONNX, m.file), sessionOptions);
@@ -168,15 +183,20 @@ async function gemm(manifest, sessionOptions) {
     await warm(ortRun, 300);
     const t = { loop: [], call: [], ort: [] };
     for (let trial = 0; trial < GEMM_TRIALS; trial++) {
-      t.loop.push(await perCall(heedLoop, 1) / reps);
+      t.loop.push((await perCall(heedLoop, 1)) / reps);
       t.call.push(await perCall(heedCall, reps));
       t.ort.push(await perCall(ortRun, reps));
     }
     lb.delete();
     await sess.release();
     const g = (sec) => flops / sec / 1e9;
-    rows.push({ ...s, heedLoop: g(Math.min(...t.loop)), heedCall: g(Math.min(...t.call)),
-      ort: g(Math.min(...t.ort)), ratio: median(t.ort.map((o, i) => o / t.call[i])) });
+    rows.push({
+      ...s,
+      heedLoop: g(Math.min(...t.loop)),
+      heedCall: g(Math.min(...t.call)),
+      ort: g(Math.min(...t.ort)),
+      ratio: median(t.ort.map((o, i) => o / t.call[i])),
+    });
   }
   return { rows, fixedUs: median(fixed) * 1e6, fixedBestUs: Math.min(...fixed) * 1e6 };
 }
@@ -186,16 +206,20 @@ async function gemm(manifest, sessionOptions) {
 async function main() {
   const manifestPath = path.join(ONNX, 'manifest.json');
   if (!existsSync(manifestPath)) {
-    throw new Error(`${path.relative(ROOT, manifestPath)} is missing: run ` +
-      '/usr/bin/python3 bench/ort/export_onnx.py first');
+    throw new Error(
+      `${path.relative(ROOT, manifestPath)} is missing: run ` +
+        '/usr/bin/python3 bench/ort/export_onnx.py first',
+    );
   }
   const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
   const modelPath = path.join(ROOT, manifest.model);
   const modelBytes = await readFile(modelPath);
   const sha = createHash('sha256').update(modelBytes).digest('hex');
   if (sha !== manifest.sha256) {
-    throw new Error(`${manifest.model} changed since the ONNX export (sha256 ${sha.slice(0, 12)} ` +
-      `!= ${manifest.sha256.slice(0, 12)}): run /usr/bin/python3 bench/ort/export_onnx.py again`);
+    throw new Error(
+      `${manifest.model} changed since the ONNX export (sha256 ${sha.slice(0, 12)} ` +
+        `!= ${manifest.sha256.slice(0, 12)}): run /usr/bin/python3 bench/ort/export_onnx.py again`,
+    );
   }
   const cfg = manifest.config;
 
@@ -203,17 +227,23 @@ async function main() {
   ort.env.wasm.simd = true;
   ort.env.wasm.proxy = false;
   const sessionOptions = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' };
-  const session = (g) => ort.InferenceSession.create(path.join(ONNX, manifest.graphs[g]), sessionOptions);
+  const session = (g) =>
+    ort.InferenceSession.create(path.join(ONNX, manifest.graphs[g]), sessionOptions);
   const [encoder, decoder, encoderKv, step] = await Promise.all(
-    ['encoder', 'decoder', 'encoder_kv', 'decoder_step'].map(session));
+    ['encoder', 'decoder', 'encoder_kv', 'decoder_step'].map(session),
+  );
   const heed = await loadTranslator({ model: new Uint8Array(modelBytes) });
 
-  console.log(`model ${manifest.model} (${manifest.name}; sha256 ${sha.slice(0, 12)}); ` +
-    `${(manifest.parameters / 1e6).toFixed(2)} M params; d ${cfg.d_model}, heads ${cfg.heads}, ` +
-    `layers ${cfg.encoder_layers}+${cfg.decoder_layers}, vocab ${cfg.vocab_size}`);
-  console.log(`node ${process.version}; onnxruntime-web ${ort.env.versions.web} (wasm backend, ` +
-    `numThreads ${ort.env.wasm.numThreads}, SIMD); ONNX opset ${manifest.opset} from torch ` +
-    `${manifest.torch}; Heed web/lib/heed.js`);
+  console.log(
+    `model ${manifest.model} (${manifest.name}; sha256 ${sha.slice(0, 12)}); ` +
+      `${(manifest.parameters / 1e6).toFixed(2)} M params; d ${cfg.d_model}, heads ${cfg.heads}, ` +
+      `layers ${cfg.encoder_layers}+${cfg.decoder_layers}, vocab ${cfg.vocab_size}`,
+  );
+  console.log(
+    `node ${process.version}; onnxruntime-web ${ort.env.versions.web} (wasm backend, ` +
+      `numThreads ${ort.env.wasm.numThreads}, SIMD); ONNX opset ${manifest.opset} from torch ` +
+      `${manifest.torch}; Heed web/lib/heed.js`,
+  );
   console.log(`${SENTENCES.length} sentences, ${WORDS} source words\n`);
 
   // 1. numerics of the graphs against PyTorch
@@ -227,12 +257,20 @@ async function main() {
     const feeds = {};
     for (const n of manifest.kv.cross) feeds[n] = cross[n];
     for (const n of manifest.kv.past) {
-      feeds[n] = new ort.Tensor('float32', new Float32Array(0), [1, manifest.kv.heads, 0, manifest.kv.head_dim]);
+      feeds[n] = new ort.Tensor('float32', new Float32Array(0), [
+        1,
+        manifest.kv.heads,
+        0,
+        manifest.kv.head_dim,
+      ]);
     }
-    for (const tok of ref.tgt) {  // teacher-forced over the reference prefix
+    for (const tok of ref.tgt) {
+      // teacher-forced over the reference prefix
       feeds.token = ids([tok]);
       const r = await step.run(feeds);
-      manifest.kv.past.forEach((n, i) => { feeds[n] = r[manifest.kv.present[i]]; });
+      manifest.kv.past.forEach((n, i) => {
+        feeds[n] = r[manifest.kv.present[i]];
+      });
       stepLast = r.logits.data;
     }
   }
@@ -241,10 +279,13 @@ async function main() {
     decoder: maxAbsDiff(logits.data, ref.logits_last),
     step: maxAbsDiff(stepLast, ref.logits_last),
   };
-  console.log(`ORT vs PyTorch, max |diff|: encoder memory ${num.memory.toExponential(2)}, ` +
-    `decoder logits ${num.decoder.toExponential(2)}, decoder_step logits ` +
-    `${num.step.toExponential(2)}`);
-  if (Math.max(num.memory, num.decoder, num.step) > 1e-2) throw new Error('ORT graphs disagree with PyTorch');
+  console.log(
+    `ORT vs PyTorch, max |diff|: encoder memory ${num.memory.toExponential(2)}, ` +
+      `decoder logits ${num.decoder.toExponential(2)}, decoder_step logits ` +
+      `${num.step.toExponential(2)}`,
+  );
+  if (Math.max(num.memory, num.decoder, num.step) > 1e-2)
+    throw new Error('ORT graphs disagree with PyTorch');
 
   // 2a. Heed's tokens and greedy ids; ORT's greedy ids on the same source ids
   const heedResults = [];
@@ -257,13 +298,20 @@ async function main() {
     const notes = [];
     for (const [i, r] of heedResults.entries()) {
       const margins = [];
-      const got = await e.translate(r.sourceIds, maxLength(r.sourceIds), (t, l) => { margins[t] = margin(l); });
+      const got = await e.translate(r.sourceIds, maxLength(r.sourceIds), (t, l) => {
+        margins[t] = margin(l);
+      });
       const want = r.targetIds;
-      if (got.length === want.length && got.every((x, j) => x === want[j])) { same++; continue; }
+      if (got.length === want.length && got.every((x, j) => x === want[j])) {
+        same++;
+        continue;
+      }
       let j = 0;
       while (j < got.length && got[j] === want[j]) j++;
-      notes.push(`  sentence ${i + 1}: first difference at step ${j} (ORT ${got[j]}, Heed ${want[j]}; ` +
-        `ORT's top-2 logit margin there ${margins[j]?.toExponential(2)})`);
+      notes.push(
+        `  sentence ${i + 1}: first difference at step ${j} (ORT ${got[j]}, Heed ${want[j]}; ` +
+          `ORT's top-2 logit margin there ${margins[j]?.toExponential(2)})`,
+      );
     }
     console.log(`greedy ids, ${e.name} vs Heed: ${same}/${SENTENCES.length} sentences identical`);
     for (const n of notes) console.log(n);
@@ -274,14 +322,23 @@ async function main() {
   // 2b. speed
   const srcIds = heedResults.map((r) => r.sourceIds);
   const engines = [
-    { name: 'Heed (npm API, beam 1, one sentence per call)', pass: async () => {
-      for (const s of SENTENCES) await heed.translate(s, { beam: 1 });
-    } },
-    ...ortEngines.map((e) => ({ name: e.name, pass: async () => {
-      for (const src of srcIds) await e.translate(src, maxLength(src));
-    } })),
+    {
+      name: 'Heed (npm API, beam 1, one sentence per call)',
+      pass: async () => {
+        for (const s of SENTENCES) await heed.translate(s, { beam: 1 });
+      },
+    },
+    ...ortEngines.map((e) => ({
+      name: e.name,
+      pass: async () => {
+        for (const src of srcIds) await e.translate(src, maxLength(src));
+      },
+    })),
   ];
-  for (const e of engines) { await e.pass(); await e.pass(); }  // warm-up
+  for (const e of engines) {
+    await e.pass();
+    await e.pass();
+  } // warm-up
   const times = engines.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     for (let k = 0; k < engines.length; k++) {
@@ -292,36 +349,55 @@ async function main() {
     }
   }
   const wps = times.map((ts) => ts.map((t) => WORDS / t));
-  console.log(`greedy translation, ${ROUNDS} rounds after warm-up ` +
-    `(words/s = source words / time of one pass)`);
-  console.log(`${'engine'.padEnd(48)} ${'median w/s'.padStart(10)} ${'best w/s'.padStart(9)}` +
-    ` ${'Heed / it (median of rounds)'.padStart(29)}`);
+  console.log(
+    `greedy translation, ${ROUNDS} rounds after warm-up ` +
+      `(words/s = source words / time of one pass)`,
+  );
+  console.log(
+    `${'engine'.padEnd(48)} ${'median w/s'.padStart(10)} ${'best w/s'.padStart(9)}` +
+      ` ${'Heed / it (median of rounds)'.padStart(29)}`,
+  );
   engines.forEach((e, i) => {
     const ratios = times[i].map((t, r) => t / times[0][r]);
-    console.log(`${e.name.padEnd(48)} ${median(wps[i]).toFixed(1).padStart(10)} ` +
-      `${Math.max(...wps[i]).toFixed(1).padStart(9)} ` +
-      `${(i === 0 ? '' : `${median(ratios).toFixed(2)}×`).padStart(29)}`);
+    console.log(
+      `${e.name.padEnd(48)} ${median(wps[i]).toFixed(1).padStart(10)} ` +
+        `${Math.max(...wps[i])
+          .toFixed(1)
+          .padStart(9)} ` +
+        `${(i === 0 ? '' : `${median(ratios).toFixed(2)}×`).padStart(29)}`,
+    );
   });
   heed.dispose();
 
   // 3. GEMM
   if (SKIP_GEMM) return;
   const g = await gemm(manifest, sessionOptions);
-  console.log(`\nGEMM, GFLOP/s (best of ${GEMM_TRIALS} alternating trials). Heed: LinearBench ` +
-    `y = x·Wᵀ + b (packed W), the loop inside WASM, and one JS call per product; ORT: a graph ` +
-    `of one MatMul (constant W), one session.run() per product`);
-  console.log(`${'shape M×K×N'.padEnd(14)} ${'what'.padEnd(20)} ${'Heed loop'.padStart(9)} ` +
-    `${'Heed call'.padStart(9)} ${'ORT run'.padStart(8)}  ${'Heed call / ORT run (median of trials)'}`);
+  console.log(
+    `\nGEMM, GFLOP/s (best of ${GEMM_TRIALS} alternating trials). Heed: LinearBench ` +
+      `y = x·Wᵀ + b (packed W), the loop inside WASM, and one JS call per product; ORT: a graph ` +
+      `of one MatMul (constant W), one session.run() per product`,
+  );
+  console.log(
+    `${'shape M×K×N'.padEnd(14)} ${'what'.padEnd(20)} ${'Heed loop'.padStart(9)} ` +
+      `${'Heed call'.padStart(9)} ${'ORT run'.padStart(8)}  ${'Heed call / ORT run (median of trials)'}`,
+  );
   for (const r of g.rows) {
-    console.log(`${`${r.M}×${r.K}×${r.N}`.padEnd(14)} ${r.what.padEnd(20)} ` +
-      `${r.heedLoop.toFixed(2).padStart(9)} ${r.heedCall.toFixed(2).padStart(9)} ` +
-      `${r.ort.toFixed(2).padStart(8)}  ${r.ratio.toFixed(2)}×`);
+    console.log(
+      `${`${r.M}×${r.K}×${r.N}`.padEnd(14)} ${r.what.padEnd(20)} ` +
+        `${r.heedLoop.toFixed(2).padStart(9)} ${r.heedCall.toFixed(2).padStart(9)} ` +
+        `${r.ort.toFixed(2).padStart(8)}  ${r.ratio.toFixed(2)}×`,
+    );
   }
-  console.log(`(ORT's fixed cost of one session.run(), an x + 1 graph on 256 floats: ` +
-    `${g.fixedUs.toFixed(1)} µs median, ${g.fixedBestUs.toFixed(1)} µs best)`);
+  console.log(
+    `(ORT's fixed cost of one session.run(), an x + 1 graph on 256 floats: ` +
+      `${g.fixedUs.toFixed(1)} µs median, ${g.fixedBestUs.toFixed(1)} µs best)`,
+  );
 }
 
-main().then(() => process.exit(0), (e) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,6 +1,8 @@
 // Embind bindings of the WASM module: the only file including <emscripten/bind.h>.
 // Type conversion and ownership only; every computation lives below (translator/, ops/).
 // Not the JS API: web/lib/heed.js wraps these into the typed façade of heed.d.ts.
+// TranslateOptions and their limits cross as Embind value objects under their public JS names
+// (beam, maxLength, lengthPenalty, attention, topK): this file is where the names meet.
 //
 // Conventions. Tensors cross as {shape: number[], data: Float32Array}; arrays leaving WASM are
 // copied (memory growth detaches views), except the per-step views handed to the step callback,
@@ -19,10 +21,8 @@
 #include <vector>
 
 #include "core/error.h"
-#include "ops/attention.h"
-#include "ops/linear_attention.h"
-#include "ops/matmul.h"
-#include "ops/positional_encoding.h"
+#include "translator/attention_lab.h"
+#include "translator/linear_bench.h"
 #include "translator/translator.h"
 
 namespace {
@@ -63,10 +63,6 @@ val tensor(const std::vector<std::size_t>& shape, val data) {
 val tensor(const heed::Array& a, bool copy) {
     return tensor(a.shape, copy ? floats_copy(a.data.data(), a.data.size())
                                 : floats_view(a.data.data(), a.data.size()));
-}
-
-val tensor(const heed::Mat& m) {
-    return tensor({m.shape(0), m.shape(1)}, floats_copy(m.data(), m.size()));
 }
 
 val steps_val(const std::vector<heed::StepTrace>& steps) {
@@ -114,63 +110,27 @@ val translation_val(const heed::Translation& t, bool copy) {
 
 // ---- JS values in ----------------------------------------------------------------------
 
-/// Copies a JS Float32Array of rows*cols floats into a new matrix (the façade checks sizes).
-heed::Mat mat_from(const val& data, int rows, int cols) {
-    heed::Mat m = heed::Mat::from_shape({std::size_t(rows), std::size_t(cols)});
-    val(typed_memory_view(m.size(), m.data())).call<void>("set", data);
-    return m;
-}
-
-/// Reads a {data: Float32Array, shape: [rows, cols]} tensor object.
-heed::Mat mat_from(const val& t) {
-    val shape = t["shape"];
-    return mat_from(t["data"], shape[0].as<int>(), shape[1].as<int>());
-}
-
-/// Copies a {data: Float32Array} tensor of any shape into a vector.
-heed::Vec vec_from(const val& t) {
-    val data = t["data"];
-    heed::Vec v = heed::Vec::from_shape({data["length"].as<std::size_t>()});
-    val(typed_memory_view(v.size(), v.data())).call<void>("set", data);
-    return v;
+/// Copies a {data: Float32Array | number[], shape} tensor object into an Array (the façade
+/// checks sizes).
+heed::Array array_from(const val& t) {
+    heed::Array a;
+    a.shape = emscripten::vecFromJSArray<std::size_t>(t["shape"]);
+    a.data = emscripten::convertJSArrayToNumberVector<float>(t["data"]);
+    return a;
 }
 
 std::vector<int> ints_from(const val& a) { return emscripten::vecFromJSArray<int>(a); }
 
-heed::TranslateOptions options_from(const val& o) {
-    heed::TranslateOptions options;
-    options.beam_size = o["beamSize"].as<int>();
-    options.max_length = o["maxLength"].as<int>();
-    options.length_penalty = o["lengthPenalty"].as<float>();
-    options.return_attention = o["attention"].as<bool>();
-    options.top_k = o["topK"].as<int>();
-    return options;
-}
-
-heed::ScoreFunction score_from(const std::string& name) {
-    if (name == "dot") return heed::ScoreFunction::Dot;
-    if (name == "scaled_dot") return heed::ScoreFunction::ScaledDot;
-    if (name == "general") return heed::ScoreFunction::General;
-    if (name == "additive") return heed::ScoreFunction::Additive;
-    throw heed::Error("unknown score function '" + name + "'");
-}
-
-/// {kind, window?, offset?, keyPadding?: Uint8Array, blocked?: Uint8Array [Lq*Lk]}
-heed::AttentionMask mask_from(const val& m, int Lq, int Lk) {
-    heed::AttentionMask mask;
-    const std::string kind = m["kind"].as<std::string>();
-    if (kind == "causal") mask = heed::AttentionMask::causal(m["offset"].as<int>());
-    else if (kind == "local") mask = heed::AttentionMask::local(m["window"].as<int>());
-    else if (kind == "custom") {
-        xt::xtensor<std::uint8_t, 2> blocked = xt::xtensor<std::uint8_t, 2>::from_shape(
-            {std::size_t(Lq), std::size_t(Lk)});
-        val(typed_memory_view(blocked.size(), blocked.data())).call<void>("set", m["blocked"]);
-        mask = heed::AttentionMask::blocked(std::move(blocked));
-    } else if (kind != "none" && kind != "padding")
-        throw heed::Error("unknown mask kind '" + kind + "'");
+/// {kind: MaskKind, window, offset, keyPadding?: Uint8Array, blocked?: Uint8Array [Lq*Lk]}
+heed::LabMask mask_from(const val& m) {
+    heed::LabMask mask;
+    mask.kind = m["kind"].as<heed::MaskKind>();
+    mask.window = m["window"].as<int>();
+    mask.offset = m["offset"].as<int>();
     if (!m["keyPadding"].isUndefined())
         mask.key_padding = emscripten::convertJSArrayToNumberVector<std::uint8_t>(m["keyPadding"]);
-    if (kind == "local") mask.causal_offset = m["offset"].as<int>();
+    if (!m["blocked"].isUndefined())
+        mask.blocked = emscripten::convertJSArrayToNumberVector<std::uint8_t>(m["blocked"]);
     return mask;
 }
 
@@ -215,11 +175,11 @@ public:
         });
     }
 
-    /// texts: string[]; options: see options_from. -> Translation[]
-    val translate(const val& texts, const val& options) const {
+    /// texts: string[] -> Translation[]
+    val translate(const val& texts, const heed::TranslateOptions& options) const {
         return guarded("BAD_INPUT", [&] {
-            std::vector<heed::Translation> ts = get().translate(
-                emscripten::vecFromJSArray<std::string>(texts), options_from(options));
+            std::vector<heed::Translation> ts =
+                get().translate(emscripten::vecFromJSArray<std::string>(texts), options);
             val out = val::array();
             for (std::size_t i = 0; i < ts.size(); ++i) out.set(i, translation_val(ts[i], true));
             return out;
@@ -227,40 +187,39 @@ public:
     }
 
     /// on_step(step, partial) -> bool (false stops), or null. `partial` views WASM memory.
-    val translate_one(const std::string& text, const val& options, const val& on_step) const {
+    val translate_one(const std::string& text, const heed::TranslateOptions& options,
+                      const val& on_step) const {
         return guarded("BAD_INPUT", [&] {
             heed::StepCallback callback;
             if (!on_step.isNull() && !on_step.isUndefined())
                 callback = [&on_step](int step, const heed::Translation& partial) {
                     return on_step(step, translation_val(partial, false)).as<bool>();
                 };
-            return translation_val(get().translate_one(text, options_from(options), callback),
-                                   true);
+            return translation_val(get().translate_one(text, options, callback), true);
         });
     }
 
-    /// block: 0 encoder self, 1 decoder self, 2 cross.
-    val explain_head(const val& source_ids, const val& target_ids, int block, int layer,
-                     int head) const {
+    /// block: an AttentionBlock value (JS: core.AttentionBlock.encoder, .decoder, .cross).
+    val explain_head(const val& source_ids, const val& target_ids, heed::AttentionBlock block,
+                     int layer, int head) const {
         return guarded("BAD_INPUT", [&] {
-            heed::HeadExplanation e =
-                get().explain_head(ints_from(source_ids), ints_from(target_ids),
-                                   static_cast<heed::AttentionBlock>(block), layer, head);
+            heed::HeadExplanation e = get().explain_head(
+                ints_from(source_ids), ints_from(target_ids), block, layer, head);
             val r = val::object();
             r.set("dk", e.dk);
-            r.set("xq", tensor(e.xq));
-            r.set("xkv", tensor(e.xkv));
-            r.set("q", tensor(e.q));
-            r.set("k", tensor(e.k));
-            r.set("v", tensor(e.v));
-            r.set("scores", tensor(e.scores));
-            r.set("scaled", tensor(e.scaled));
-            r.set("mask", tensor(e.mask));
-            r.set("weights", tensor(e.weights));
-            r.set("weightsUnscaled", tensor(e.weights_unscaled));
-            r.set("output", tensor(e.output));
-            r.set("concat", tensor(e.concat));
-            r.set("projected", tensor(e.projected));
+            r.set("xq", tensor(e.xq, true));
+            r.set("xkv", tensor(e.xkv, true));
+            r.set("q", tensor(e.q, true));
+            r.set("k", tensor(e.k, true));
+            r.set("v", tensor(e.v, true));
+            r.set("scores", tensor(e.scores, true));
+            r.set("scaled", tensor(e.scaled, true));
+            r.set("mask", tensor(e.mask, true));
+            r.set("weights", tensor(e.weights, true));
+            r.set("weightsUnscaled", tensor(e.weights_unscaled, true));
+            r.set("output", tensor(e.output, true));
+            r.set("concat", tensor(e.concat, true));
+            r.set("projected", tensor(e.projected, true));
             return r;
         });
     }
@@ -284,44 +243,47 @@ private:
     std::unique_ptr<heed::Translator> translator_;
 };
 
-// ---- attention primitives --------------------------------------------------------------
+// ---- attention lab --------------------------------------------------------------------
 
-val result_val(const heed::AttentionResult& r) {
+val result_val(const heed::LabResult& r) {
     val out = val::object();
-    out.set("output", tensor(r.output));
-    out.set("weights", tensor(r.weights));
-    out.set("scores", tensor(r.scores));
+    out.set("output", tensor(r.output, true));
+    out.set("weights", tensor(r.weights, true));
+    out.set("scores", tensor(r.scores, true));
     return out;
 }
 
-/// q, k, v: tensors; score: name; mask: see mask_from; params: {w?, u?, v?} tensors.
-val attention(const val& q, const val& k, const val& v, const std::string& score,
+/// q, k, v: tensors; mask: see mask_from; params: {w?, u?, v?} tensors.
+val attention(const val& q, const val& k, const val& v, heed::ScoreFunction score,
               const val& mask, const val& params) {
     return guarded("BAD_INPUT", [&] {
-        const heed::Mat qm = mat_from(q), km = mat_from(k), vm = mat_from(v);
-        heed::AttentionParams p;
-        if (!params["w"].isUndefined()) p.w = mat_from(params["w"]);
-        if (!params["u"].isUndefined()) p.u = mat_from(params["u"]);
-        if (!params["v"].isUndefined()) p.v = vec_from(params["v"]);
-        return result_val(heed::attention(qm, km, vm, score_from(score),
-                                          mask_from(mask, int(qm.shape(0)), int(km.shape(0))),
-                                          &p));
+        heed::LabInputs in;
+        in.q = array_from(q);
+        in.k = array_from(k);
+        in.v = array_from(v);
+        in.score = score;
+        in.mask = mask_from(mask);
+        if (!params["w"].isUndefined()) in.w = array_from(params["w"]);
+        if (!params["u"].isUndefined()) in.u = array_from(params["u"]);
+        if (!params["v"].isUndefined()) in.a = array_from(params["v"]);
+        return result_val(heed::lab_attention(in));
     });
 }
 
 val linear_attention(const val& q, const val& k, const val& v, bool causal) {
     return guarded("BAD_INPUT", [&] {
-        return result_val(heed::linear_attention(mat_from(q), mat_from(k), mat_from(v), causal));
+        return result_val(
+            heed::lab_linear_attention(array_from(q), array_from(k), array_from(v), causal));
     });
 }
 
 /// -> {positions: [L, D], similarity: [L, L]}
 val sinusoidal_positions(int length, int d_model) {
     return guarded("BAD_INPUT", [&] {
-        const heed::Mat pe = heed::sinusoidal_positions(length, d_model);
+        const heed::LabPositions p = heed::lab_positions(length, d_model);
         val r = val::object();
-        r.set("positions", tensor(pe));
-        r.set("similarity", tensor(heed::position_similarity(pe)));
+        r.set("positions", tensor(p.positions, true));
+        r.set("similarity", tensor(p.similarity, true));
         return r;
     });
 }
@@ -337,38 +299,39 @@ val heap_stats() {
     return r;
 }
 
-/// The linear layer the model runs (y = x·Wᵀ + b), on random data, for the GEMM benchmark:
-/// JS times run(); this class only owns the buffers.
-class LinearBench {
-public:
-    LinearBench(int rows, int in_features, int out_features)
-        : rows_(rows), x_(std::size_t(rows) * in_features), y_(std::size_t(rows) * out_features) {
-        std::vector<float> w(std::size_t(in_features) * out_features), b(out_features);
-        std::uint32_t s = 12345;
-        auto next = [&s] { s = s * 1664525u + 1013904223u; return float(s >> 8) / 16777216.0f - 0.5f; };
-        for (float& z : w) z = next();
-        for (float& z : b) z = next();
-        for (float& z : x_) z = next();
-        linear_ = heed::PackedLinear(w.data(), b.data(), out_features, in_features);
-    }
-    void run(int repeats) {
-        for (int r = 0; r < repeats; ++r) linear_.apply(x_.data(), rows_, y_.data());
-    }
-    double checksum() const {
-        double s = 0;
-        for (float z : y_) s += z;
-        return s;
-    }
-
-private:
-    int rows_;
-    std::vector<float> x_, y_;
-    heed::PackedLinear linear_;
-};
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(heed) {
+    // why: one name per option end to end; JS objects convert to TranslateOptions field by field
+    emscripten::value_object<heed::TranslateOptions>("TranslateOptions")
+        .field("beam", &heed::TranslateOptions::beam_size)
+        .field("maxLength", &heed::TranslateOptions::max_length)
+        .field("lengthPenalty", &heed::TranslateOptions::length_penalty)
+        .field("attention", &heed::TranslateOptions::return_attention)
+        .field("topK", &heed::TranslateOptions::top_k);
+    emscripten::value_object<heed::OptionLimits>("OptionLimits")
+        .field("beam", &heed::OptionLimits::beam_size)
+        .field("maxLength", &heed::OptionLimits::max_length)
+        .field("lengthPenalty", &heed::OptionLimits::length_penalty)
+        .field("topK", &heed::OptionLimits::top_k);
+    emscripten::function("limits", +[] { return heed::kOptionLimits; });
+    // why: the enums under the names the JS API uses, so neither side parses the other's strings
+    emscripten::enum_<heed::AttentionBlock>("AttentionBlock")
+        .value("encoder", heed::AttentionBlock::EncoderSelf)
+        .value("decoder", heed::AttentionBlock::DecoderSelf)
+        .value("cross", heed::AttentionBlock::Cross);
+    emscripten::enum_<heed::ScoreFunction>("ScoreFunction")
+        .value("dot", heed::ScoreFunction::Dot)
+        .value("scaled_dot", heed::ScoreFunction::ScaledDot)
+        .value("general", heed::ScoreFunction::General)
+        .value("additive", heed::ScoreFunction::Additive);
+    emscripten::enum_<heed::MaskKind>("MaskKind")
+        .value("none", heed::MaskKind::None)
+        .value("causal", heed::MaskKind::Causal)
+        .value("padding", heed::MaskKind::KeyPadding)
+        .value("local", heed::MaskKind::LocalWindow)
+        .value("custom", heed::MaskKind::Custom);
+    emscripten::function("defaultOptions", +[] { return heed::TranslateOptions{}; });
     emscripten::class_<TranslatorHandle>("Translator")
         .constructor<>()
         .function("load", &TranslatorHandle::load)
@@ -380,8 +343,8 @@ EMSCRIPTEN_BINDINGS(heed) {
     emscripten::function("linearAttention", &linear_attention);
     emscripten::function("sinusoidalPositions", &sinusoidal_positions);
     emscripten::function("heapStats", &heap_stats);
-    emscripten::class_<LinearBench>("LinearBench")
+    emscripten::class_<heed::LinearBench>("LinearBench")
         .constructor<int, int, int>()
-        .function("run", &LinearBench::run)
-        .function("checksum", &LinearBench::checksum);
+        .function("run", &heed::LinearBench::run)
+        .function("checksum", &heed::LinearBench::checksum);
 }

@@ -3,9 +3,12 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 #include <xtensor/xadapt.hpp>
 #include <xtensor/xtensor.hpp>
 #include <xtensor/xview.hpp>
+
+#include "core/array.h"
 
 namespace heed {
 
@@ -13,22 +16,10 @@ namespace heed {
 using Vec = xt::xtensor<float, 1>;
 using Mat = xt::xtensor<float, 2>;
 using Tensor3 = xt::xtensor<float, 3>;
-using Tensor4 = xt::xtensor<float, 4>;
 
-/// Non-owning row-major views over a float buffer (e.g. the weight blob).
-using MatView = decltype(xt::adapt(static_cast<const float*>(nullptr), std::size_t{0},
-                                   xt::no_ownership(), std::array<std::size_t, 2>{}));
-using VecView = decltype(xt::adapt(static_cast<const float*>(nullptr), std::size_t{0},
-                                   xt::no_ownership(), std::array<std::size_t, 1>{}));
-
-/// Wraps `rows*cols` floats at `data` as a read-only [rows, cols] view.
-inline MatView mat_view(const float* data, std::size_t rows, std::size_t cols) {
-    return xt::adapt(static_cast<const float*>(data), rows * cols, xt::no_ownership(), std::array<std::size_t, 2>{rows, cols});
-}
-
-/// Wraps `n` floats at `data` as a read-only [n] view.
-inline VecView vec_view(const float* data, std::size_t n) {
-    return xt::adapt(static_cast<const float*>(data), n, xt::no_ownership(), std::array<std::size_t, 1>{n});
+/// A copy of a matrix as plain data (how tensors leave the engine).
+inline Array to_array(const Mat& m) {
+    return Array{{m.shape(0), m.shape(1)}, std::vector<float>(m.begin(), m.end())};
 }
 
 }  // namespace heed

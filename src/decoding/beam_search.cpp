@@ -33,7 +33,7 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
     std::vector<std::size_t> order(std::size_t(K) * V);
 
     for (int t = 0; t < opt.max_length; ++t) {
-        model.step(memories, tokens, state, logits.data(), opt.record ? &trace : nullptr);
+        model.step(memories, tokens, state, logits.data(), opt.return_attention ? &trace : nullptr);
         for (int r = 0; r < K; ++r) {
             float* lp = logits.data() + std::size_t(r) * V;
             log_softmax(lp, V);
@@ -57,7 +57,7 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
             const float token_lp = total - live_score[r];
             h.tokens.push_back(v);
             h.logprobs.push_back(token_lp);
-            if (opt.record) {
+            if (opt.return_attention) {
                 StepRecord rec;
                 rec.token = v;
                 rec.prob = std::exp(token_lp);
@@ -95,12 +95,10 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
         live_score = next_score;
         if (observer && !observer(live[0])) break;
     }
-    if (finished.empty() || int(finished.size()) < K) {
+    if (int(finished.size()) < K) {
+        // why: live rows never end in EOS (those went to `finished`), so none is counted twice
         for (int r = 0; r < K; ++r) {
             if (!std::isfinite(live_score[r]) || live[r].tokens.empty()) continue;
-            bool dup = false;  // why: live rows already ended in EOS are in `finished`
-            if (!live[r].tokens.empty() && live[r].tokens.back() == c.eos_id) dup = true;
-            if (dup) continue;
             Hypothesis h = live[r];
             h.score = normalised(live_score[r], h.tokens.size(), opt.length_penalty);
             finished.push_back(std::move(h));

@@ -41,7 +41,7 @@ std::vector<Hypothesis> greedy_search(const Model& model, const std::vector<cons
     StepAttention trace;
     int live = R;
     for (int t = 0; t < opt.max_length && live > 0; ++t) {
-        model.step(memories, tokens, state, logits.data(), opt.record ? &trace : nullptr);
+        model.step(memories, tokens, state, logits.data(), opt.return_attention ? &trace : nullptr);
         for (int r = 0; r < R; ++r) {
             if (done[r]) continue;  // why: finished rows still ride along; their output is unused
             float* lp = logits.data() + std::size_t(r) * V;
@@ -51,7 +51,7 @@ std::vector<Hypothesis> greedy_search(const Model& model, const std::vector<cons
             h.tokens.push_back(best);
             h.logprobs.push_back(lp[best]);
             h.score += lp[best];
-            if (opt.record) {
+            if (opt.return_attention) {
                 StepRecord rec;
                 rec.token = best;
                 rec.prob = std::exp(lp[best]);

@@ -15,9 +15,9 @@ struct SearchOptions {
     int beam_size = 1;            ///< 1 = greedy
     int max_length = 64;          ///< max target tokens, EOS included
     float length_penalty = 1.0f;  ///< final beam score = logprob / length^penalty
-    bool record = false;          ///< keep per-step attention rows and top-k candidates
-    int top_k = 5;                ///< candidates kept per step when recording
-    int start_id = -1;            ///< first decoder input; -1 = the config's decoder_start_id
+    bool return_attention = false;  ///< keep per-step attention rows and top-k candidates
+    int top_k = 5;                  ///< candidates kept per step when return_attention
+    int start_id = -1;              ///< first decoder input; -1 = the config's decoder_start_id
 };
 
 /// What was recorded at one step of a hypothesis.

@@ -2,17 +2,12 @@
 // hypothesis. Plain data (flat float arrays with their shapes); no tensors, no logic.
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
-namespace heed {
+#include "core/array.h"
 
-/// A dense float array with its row-major shape, e.g. [layer][head][query][key].
-struct Array {
-    std::vector<std::size_t> shape;
-    std::vector<float> data;
-};
+namespace heed {
 
 /// One of the top-k candidates the decoder weighed at a step.
 struct Candidate {

@@ -4,9 +4,10 @@
 
 #include <string>
 
+#include "ops/activation.h"  // Activation
+
 namespace heed {
 
-enum class Activation { Relu, Gelu, Swish };
 enum class PositionKind { Sinusoidal, Learned };
 
 /// Encoder-decoder Transformer configuration.

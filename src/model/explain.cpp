@@ -1,139 +1,142 @@
-// Recomputes one head step by step from the block's LayerNorm'd inputs, using the same
-// packed weights as the forward pass (so the numbers are the model's own).
+// The one-head explainer: reruns the block's projections and the forward pass's own attention
+// routine on the LayerNorm'd inputs the forward pass recorded, keeping every intermediate.
 #include "model/explain.h"
 
 #include <cmath>
-#include <limits>
 
 #include "core/error.h"
-#include "ops/matmul.h"
+#include "ops/attention.h"
 
 namespace heed {
 namespace {
 
-Mat columns(const Mat& m, std::size_t begin, std::size_t n) {
-    Mat out = Mat::from_shape({m.shape(0), n});
-    for (std::size_t r = 0; r < m.shape(0); ++r)
-        for (std::size_t j = 0; j < n; ++j) out(r, j) = m(r, begin + j);
-    return out;
-}
-
-/// Row softmax with blocked entries excluded; a fully blocked row becomes all zeros.
-Mat masked_softmax(const Mat& s, const Mat& mask) {
-    Mat w = xt::zeros<float>(s.shape());
-    for (std::size_t i = 0; i < s.shape(0); ++i) {
-        float mx = -std::numeric_limits<float>::infinity();
-        for (std::size_t j = 0; j < s.shape(1); ++j)
-            if (mask(i, j) == 0) mx = std::max(mx, s(i, j));
-        if (!std::isfinite(mx)) continue;
-        double sum = 0;
-        for (std::size_t j = 0; j < s.shape(1); ++j)
-            if (mask(i, j) == 0) sum += std::exp(double(s(i, j) - mx));
-        for (std::size_t j = 0; j < s.shape(1); ++j)
-            if (mask(i, j) == 0) w(i, j) = float(std::exp(double(s(i, j) - mx)) / sum);
-    }
-    return w;
-}
-
 Mat stack_rows(const std::vector<Mat>& rows) {
-    Mat out = Mat::from_shape({rows.size(), rows.empty() ? 0 : rows[0].shape(1)});
+    Mat out = Mat::from_shape({rows.size(), rows.empty() ? 0 : rows[0].shape(1)});  // [T, D]
     for (std::size_t r = 0; r < rows.size(); ++r)
         for (std::size_t j = 0; j < out.shape(1); ++j) out(r, j) = rows[r](0, j);
     return out;
 }
 
+/// The block's LayerNorm'd inputs and packed projections, as the forward pass computed them.
+struct BlockInputs {
+    Mat xq, xkv;  ///< [Lq, D], [Lk, D]
+    Mat q_full;   ///< [Lq, 3D] fused Q | K | V (self) or [Lq, D] queries (cross)
+    Mat kv_full;  ///< [Lk, 2D] K | V of the memory (cross only)
+    bool cross = false, causal = false;
+};
+
+BlockInputs block_inputs(const Model& model, const std::vector<int>& source,
+                         const std::vector<int>& target, AttentionBlock block, int layer) {
+    const ModelConfig& c = model.config();
+    BlockInputs b;
+    if (block == AttentionBlock::EncoderSelf) {
+        EncoderTrace trace;
+        model.encode(source, &trace);
+        b.xq = b.xkv = trace.block_inputs[layer];                       // [S, D]
+        b.q_full = model.weights().encoder[layer].self_attn.qkv(b.xq);  // [S, 3D]
+        return b;
+    }
+    // teacher-forced decoder run, keeping each step's LayerNorm'd block inputs
+    const Memory memory = model.encode(source);
+    const int T = int(target.size());
+    DecoderState state(c, 1, T);
+    std::vector<float> logits(c.vocab_size);
+    std::vector<Mat> self_rows, cross_rows;
+    StepAttention trace;
+    trace.want_inputs = true;
+    int prev = c.decoder_start_id;
+    for (int t = 0; t < T; ++t) {
+        model.step({&memory}, {prev}, state, logits.data(), &trace);
+        self_rows.push_back(trace.self_inputs[layer]);    // [1, D]
+        cross_rows.push_back(trace.cross_inputs[layer]);  // [1, D]
+        prev = target[t];
+    }
+    const DecoderLayerWeights& w = model.weights().decoder[layer];
+    if (block == AttentionBlock::DecoderSelf) {
+        b.xq = b.xkv = stack_rows(self_rows);  // [T, D]
+        b.q_full = w.self_attn.qkv(b.xq);      // [T, 3D]
+        b.causal = true;
+    } else {
+        b.xq = stack_rows(cross_rows);       // [T, D]
+        b.xkv = memory.states;               // [S, D]
+        b.q_full = w.cross_attn.q(b.xq);     // [T, D]
+        b.kv_full = memory.cross_kv[layer];  // [S, 2D]
+        b.cross = true;
+    }
+    return b;
+}
+
 }  // namespace
 
+// The explainer runs the forward pass's own per-head routine (attend_heads / attend_head) on
+// the block's inputs and keeps the intermediates the forward pass throws away.
 HeadExplanation explain_head(const Model& model, const std::vector<int>& source,
                              const std::vector<int>& target, AttentionBlock block, int layer,
                              int head) {
     const ModelConfig& c = model.config();
-    const std::size_t D = c.d_model, Dh = c.head_dim();
+    const int D = c.d_model, H = c.heads, Dh = c.head_dim();
     const int layers = block == AttentionBlock::EncoderSelf ? c.encoder_layers : c.decoder_layers;
     if (layer < 0 || layer >= layers)
         throw Error("explain: layer " + std::to_string(layer) + " does not exist (0.." +
                     std::to_string(layers - 1) + ")");
-    if (head < 0 || head >= c.heads)
+    if (head < 0 || head >= H)
         throw Error("explain: head " + std::to_string(head) + " does not exist (0.." +
-                    std::to_string(c.heads - 1) + ")");
+                    std::to_string(H - 1) + ")");
     if (block != AttentionBlock::EncoderSelf && target.empty())
         throw Error("explain: decoder attention needs at least one target token");
 
-    EncoderTrace enc_trace;
-    Memory memory = model.encode(source, &enc_trace);
-    HeadExplanation e;
-    e.dk = int(Dh);
-    Mat kv_full;   // [Lk, 2D] (cross) or the [L, 3D] fused projection (self)
-    Mat q_full;    // [Lq, D or 3D]
-    bool causal = false;
-    if (block == AttentionBlock::EncoderSelf) {
-        e.xq = e.xkv = enc_trace.block_inputs[layer];
-        q_full = model.weights().encoder[layer].self_attn.qkv(e.xq);  // [S, 3D]
-    } else {
-        // teacher-forced decoder run, keeping each step's LayerNorm'd block inputs
-        const int T = int(target.size());
-        DecoderState state(c, 1, T);
-        std::vector<float> logits(c.vocab_size);
-        std::vector<Mat> self_rows, cross_rows;
-        StepAttention trace;
-        trace.want_inputs = true;
-        int prev = c.decoder_start_id;
-        for (int t = 0; t < T; ++t) {
-            model.step({&memory}, {prev}, state, logits.data(), &trace);
-            self_rows.push_back(trace.self_inputs[layer]);
-            cross_rows.push_back(trace.cross_inputs[layer]);
-            prev = target[t];
-        }
-        const DecoderLayerWeights& w = model.weights().decoder[layer];
-        if (block == AttentionBlock::DecoderSelf) {
-            e.xq = e.xkv = stack_rows(self_rows);
-            q_full = w.self_attn.qkv(e.xq);  // [T, 3D]
-            causal = true;
-        } else {
-            e.xq = stack_rows(cross_rows);
-            e.xkv = memory.states;
-            q_full = w.cross_attn.q(e.xq);   // [T, D]
-            kv_full = memory.cross_kv[layer];  // [S, 2D]
-        }
-    }
-    const bool self = block != AttentionBlock::Cross;
-    const std::size_t Lq = e.xq.shape(0), Lk = e.xkv.shape(0);
-    auto head_q = [&](int h) { return columns(q_full, h * Dh, Dh); };
-    auto head_k = [&](int h) { return self ? columns(q_full, D + h * Dh, Dh)
-                                           : columns(kv_full, h * Dh, Dh); };
-    auto head_v = [&](int h) { return self ? columns(q_full, 2 * D + h * Dh, Dh)
-                                           : columns(kv_full, D + h * Dh, Dh); };
-    e.mask = xt::zeros<float>({Lq, Lk});
-    if (causal)
-        for (std::size_t i = 0; i < Lq; ++i)
-            for (std::size_t j = i + 1; j < Lk; ++j) e.mask(i, j) = 1;
+    const BlockInputs in = block_inputs(model, source, target, block, layer);
+    const int Lq = int(in.xq.shape(0)), Lk = int(in.xkv.shape(0));
+    HeadAttention all;                 // every head, as the forward pass runs them
+    all.q = columns(in.q_full, 0, D);  // [Lq, H*Dh]
+    all.k = in.cross ? columns(in.kv_full, 0, D) : columns(in.q_full, D, D);      // [Lk, H*Dh]
+    all.v = in.cross ? columns(in.kv_full, D, D) : columns(in.q_full, 2 * D, D);  // [Lk, H*Dh]
+    all.scale = 1.0f / std::sqrt(float(Dh));
+    all.mask.causal = in.causal;
 
-    e.concat = Mat::from_shape({Lq, D});
-    const float inv_sqrt = 1.0f / std::sqrt(float(Dh));
-    for (int h = 0; h < c.heads; ++h) {
-        Mat q = head_q(h), k = head_k(h), v = head_v(h);  // [Lq, Dh], [Lk, Dh], [Lk, Dh]
-        Mat scores = matmul_nt(q, k);                      // [Lq, Lk]
-        Mat scaled = scores * inv_sqrt;
-        Mat weights = masked_softmax(scaled, e.mask);
-        Mat out = matmul(weights, v);                      // [Lq, Dh]
-        xt::view(e.concat, xt::all(), xt::range(h * Dh, (h + 1) * Dh)) = out;
-        if (h == head) {
-            e.q = q;
-            e.k = k;
-            e.v = v;
-            e.scores = scores;
-            e.scaled = scaled;
-            e.weights = weights;
-            e.weights_unscaled = masked_softmax(scores, e.mask);
-            e.output = out;
-        }
-    }
-    const PackedLinear& o = block == AttentionBlock::EncoderSelf
-                                ? model.weights().encoder[layer].self_attn.o
-                            : block == AttentionBlock::DecoderSelf
-                                ? model.weights().decoder[layer].self_attn.o
-                                : model.weights().decoder[layer].cross_attn.o;
-    e.projected = o(e.concat);
+    const auto square = [&] { return Mat::from_shape({std::size_t(Lq), std::size_t(Lk)}); };
+    const auto blocked =
+        mask_matrix(in.causal ? AttentionMask::causal() : AttentionMask::none(), Lq, Lk);
+    std::vector<float> probs(std::size_t(Lq) * Lk);                   // [Lq, Lk]
+    Mat concat = Mat::from_shape({std::size_t(Lq), std::size_t(D)});  // [Lq, D]
+    attend_heads(all, H, probs.data(), out_columns(concat, 0, D));
+
+    // the chosen head again, keeping its intermediates
+    HeadAttention one = all;
+    one.q = columns(all.q, head * Dh, Dh);  // [Lq, Dh]
+    one.k = columns(all.k, head * Dh, Dh);  // [Lk, Dh]
+    one.v = columns(all.v, head * Dh, Dh);  // [Lk, Dh]
+    Mat scaled = square(), weights = square();
+    Mat output = Mat::from_shape({std::size_t(Lq), std::size_t(Dh)});  // [Lq, Dh]
+    HeadRecorder record;
+    record.scores = scaled.data();  // Q·Kᵀ/√dk [Lq, Lk]
+    attend_head(one, weights.data(), out_columns(output, 0, Dh), &record);
+    // the same head unscaled, to show what the 1/√dk of §3.2.1 is for
+    one.scale = 1.0f;
+    Mat scores = square(), weights_unscaled = square();
+    Mat unused = Mat::from_shape({std::size_t(Lq), std::size_t(Dh)});
+    record.scores = scores.data();  // Q·Kᵀ [Lq, Lk]
+    attend_head(one, weights_unscaled.data(), out_columns(unused, 0, Dh), &record);
+
+    const PackedLinear& o =
+        block == AttentionBlock::EncoderSelf   ? model.weights().encoder[layer].self_attn.o
+        : block == AttentionBlock::DecoderSelf ? model.weights().decoder[layer].self_attn.o
+                                               : model.weights().decoder[layer].cross_attn.o;
+    HeadExplanation e;
+    e.dk = Dh;
+    e.xq = to_array(in.xq);
+    e.xkv = to_array(in.xkv);
+    e.q = to_array(to_mat(one.q));
+    e.k = to_array(to_mat(one.k));
+    e.v = to_array(to_mat(one.v));
+    e.scores = to_array(scores);
+    e.scaled = to_array(scaled);
+    e.mask = to_array(Mat(xt::cast<float>(blocked)));  // [Lq, Lk]
+    e.weights = to_array(weights);
+    e.weights_unscaled = to_array(weights_unscaled);
+    e.output = to_array(output);
+    e.concat = to_array(concat);
+    e.projected = to_array(o(concat));  // [Lq, D]
     return e;
 }
 

@@ -1,6 +1,6 @@
-// The forward pass, in the order of the paper: embeddings + positions, then per layer
-// self-attention, (cross-attention,) feed-forward, each wrapped in residual + LayerNorm
-// (pre-norm: x + f(LN(x)); post-norm: LN(x + f(x))).
+// The forward pass, in the order of the paper (Vaswani et al. 2017 §3.1, figure 1): embeddings
+// + positions, then per layer self-attention, (cross-attention,) feed-forward, each one
+// sublayer(x, norm, f): pre-norm x + f(LN(x)), post-norm LN(x + f(x)).
 #include "model/model.h"
 
 #include <algorithm>
@@ -16,9 +16,42 @@ namespace {
 
 float* row(Mat& m, int r) { return m.data() + std::size_t(r) * m.shape(1); }
 
-/// x += y, elementwise over n floats (the residual connection).
-void add_into(float* x, const float* y, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) x[i] += y[i];
+/// The residual connection around each sublayer (Vaswani et al. 2017 §3.1 and §5.4):
+/// post-norm x = LN(x + f(x)) as in the paper, pre-norm x = x + f(LN(x)) (Xiong et al. 2020).
+/// `f(in, out)` reads in [R, D] and writes out [R, D]; `normed` and `delta` are [R, D] scratch.
+class Sublayer {
+  public:
+    Sublayer(const ModelConfig& c, Mat& normed, Mat& delta)
+        : pre_norm_(c.pre_norm), eps_(c.layer_norm_eps), normed_(normed), delta_(delta) {}
+
+    template <class F>
+    void operator()(Mat& x, const LayerNorm& norm, F&& f) const {
+        const int R = int(x.shape(0)), D = int(x.shape(1));
+        if (pre_norm_) layer_norm(x.data(), R, D, norm, eps_, normed_.data());  // [R, D]
+        f(pre_norm_ ? normed_ : x, delta_);                                     // [R, D]
+        for (std::size_t i = 0; i < x.size(); ++i) x.data()[i] += delta_.data()[i];
+        if (!pre_norm_) layer_norm(x.data(), R, D, norm, eps_, x.data());
+    }
+
+  private:
+    bool pre_norm_;
+    float eps_;
+    Mat& normed_;
+    Mat& delta_;
+};
+
+/// x·W1 → activation → ·W2 (Vaswani et al. 2017 §3.3); `hidden` is [R, F] scratch.
+void feed_forward(const FeedForwardWeights& w, Activation act, const Mat& in, Mat& hidden,
+                  Mat& out) {
+    const int R = int(in.shape(0));
+    w.fc1.apply(in.data(), R, hidden.data());  // [R, F]
+    activate(hidden.data(), std::size_t(R) * hidden.shape(1), act);
+    w.fc2.apply(hidden.data(), R, out.data());  // [R, D]
+}
+
+/// Token embeddings scaled by √D when the config says so (§3.4), plus positions (§3.5).
+void embed(const float* token, const float* position, float scale, int D, float* out) {
+    for (int d = 0; d < D; ++d) out[d] = token[d] * scale + position[d];
 }
 
 }  // namespace
@@ -67,24 +100,27 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace) const {
     if (S > c.max_positions)
         throw Error("source has " + std::to_string(S) + " tokens; this model handles at most " +
                     std::to_string(c.max_positions));
-    const float scale = 1.0f / std::sqrt(float(Dh));
     const float emb_scale = c.scale_embeddings ? std::sqrt(float(D)) : 1.0f;
+    const auto rows = [S](int cols) {
+        return Mat::from_shape({std::size_t(S), std::size_t(cols)});
+    };
 
     // embeddings + positions
-    Mat x = Mat::from_shape({std::size_t(S), std::size_t(D)});  // [S, D]
+    Mat x = rows(D);  // [S, D]
     for (int s = 0; s < S; ++s) {
         if (src[s] < 0 || src[s] >= c.vocab_size) throw Error("source token id out of range");
-        const float* e = weights_.src_embed.data() + std::size_t(src[s]) * D;
-        const float* p = weights_.enc_pos.data() + std::size_t(s) * D;
-        for (int d = 0; d < D; ++d) row(x, s)[d] = e[d] * emb_scale + p[d];
+        embed(weights_.src_embed.data() + std::size_t(src[s]) * D,
+              weights_.enc_pos.data() + std::size_t(s) * D, emb_scale, D, row(x, s));
     }
 
-    Mat h = Mat::from_shape({std::size_t(S), std::size_t(D)});      // [S, D]
-    Mat qkv = Mat::from_shape({std::size_t(S), std::size_t(3 * D)});  // [S, 3D]
-    Mat attn = Mat::from_shape({std::size_t(S), std::size_t(D)});   // [S, D]
-    Mat proj = Mat::from_shape({std::size_t(S), std::size_t(D)});   // [S, D]
-    Mat ffn = Mat::from_shape({std::size_t(S), std::size_t(F)});    // [S, F]
-    std::vector<float> probs(std::size_t(S) * S);                   // [S, S]
+    Mat h = rows(D), proj = rows(D), qkv = rows(3 * D), attn = rows(D), ffn = rows(F);
+    std::vector<float> probs(std::size_t(S) * S);  // [S, S]
+    const Sublayer sublayer(c, h, proj);
+    HeadAttention self;               // Q | K | V of the fused [S, 3D] projection, all heads
+    self.q = columns(qkv, 0, D);      // [S, H*Dh]
+    self.k = columns(qkv, D, D);      // [S, H*Dh]
+    self.v = columns(qkv, 2 * D, D);  // [S, H*Dh]
+    self.scale = 1.0f / std::sqrt(float(Dh));
     if (trace) {
         trace->self_attn.assign(std::size_t(c.encoder_layers) * H * S * S, 0.0f);
         trace->block_inputs.clear();
@@ -93,39 +129,17 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace) const {
     for (int l = 0; l < c.encoder_layers; ++l) {
         const EncoderLayerWeights& w = weights_.encoder[l];
         // self-attention
-        {
-            const float* in = x.data();
-            if (c.pre_norm) {
-                layer_norm(x.data(), S, D, w.ln1, c.layer_norm_eps, h.data());  // [S, D]
-                in = h.data();
-            }
-            if (trace) trace->block_inputs.push_back(c.pre_norm ? h : x);
-            w.self_attn.qkv.apply(in, S, qkv.data());  // [S, 3D] = Q | K | V
-            for (int hd = 0; hd < H; ++hd) {
-                const float* q = qkv.data() + hd * Dh;  // [S, Dh] strided by 3D
-                attend_head(q, 3 * D, q + D, 3 * D, q + 2 * D, 3 * D, S, S, Dh, scale, nullptr,
-                            -1, probs.data(), attn.data() + hd * Dh, D);  // [S, Dh] of [S, D]
-                if (trace)
-                    std::copy(probs.begin(), probs.end(),
-                              trace->self_attn.begin() + (std::size_t(l) * H + hd) * S * S);
-            }
-            w.self_attn.o.apply(attn.data(), S, proj.data());  // [S, D]
-            add_into(x.data(), proj.data(), x.size());
-            if (!c.pre_norm) layer_norm(x.data(), S, D, w.ln1, c.layer_norm_eps, x.data());
-        }
+        sublayer(x, w.ln1, [&](const Mat& in, Mat& out) {
+            if (trace) trace->block_inputs.push_back(in);                 // [S, D]
+            w.self_attn.qkv.apply(in.data(), S, qkv.data());              // [S, 3D]
+            attend_heads(self, H, probs.data(), out_columns(attn, 0, D),  // [S, D]
+                         trace ? trace->self_attn.data() + std::size_t(l) * H * S * S : nullptr);
+            w.self_attn.o.apply(attn.data(), S, out.data());  // [S, D]
+        });
         // feed-forward
-        {
-            const float* in = x.data();
-            if (c.pre_norm) {
-                layer_norm(x.data(), S, D, w.ln2, c.layer_norm_eps, h.data());
-                in = h.data();
-            }
-            w.ffn.fc1.apply(in, S, ffn.data());  // [S, F]
-            activate(ffn.data(), ffn.size(), c.activation);
-            w.ffn.fc2.apply(ffn.data(), S, proj.data());  // [S, D]
-            add_into(x.data(), proj.data(), x.size());
-            if (!c.pre_norm) layer_norm(x.data(), S, D, w.ln2, c.layer_norm_eps, x.data());
-        }
+        sublayer(x, w.ln2, [&](const Mat& in, Mat& out) {
+            feed_forward(w.ffn, c.activation, in, ffn, out);  // [S, D]
+        });
     }
     if (c.pre_norm) layer_norm(x.data(), S, D, weights_.encoder_ln, c.layer_norm_eps, x.data());
 
@@ -134,11 +148,11 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace) const {
     m.length = S;
     m.cross_kv.reserve(c.decoder_layers);
     for (int l = 0; l < c.decoder_layers; ++l) {
-        Mat kv = Mat::from_shape({std::size_t(S), std::size_t(2 * D)});  // [S, 2D] = K | V
+        Mat kv = rows(2 * D);  // [S, 2D] = K | V
         weights_.decoder[l].cross_attn.kv.apply(x.data(), S, kv.data());
         m.cross_kv.push_back(std::move(kv));
     }
-    m.states = std::move(x);
+    m.states = std::move(x);  // [S, D]
     return m;
 }
 
@@ -151,7 +165,8 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
     if (t >= s.max_len_ || t >= c.max_positions) throw Error("decoder step: out of positions");
     const float scale = 1.0f / std::sqrt(float(Dh));
     const float emb_scale = c.scale_embeddings ? std::sqrt(float(D)) : 1.0f;
-    const std::vector<float>& embed = target_embedding();
+    const std::vector<float>& embedding = target_embedding();
+    const bool keep_inputs = trace && trace->want_inputs;
     if (trace) {
         trace->self.assign(R, std::vector<float>(std::size_t(c.decoder_layers) * H * (t + 1)));
         trace->cross.resize(R);
@@ -164,79 +179,55 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
     // embeddings + position t
     for (int r = 0; r < R; ++r) {
         if (tokens[r] < 0 || tokens[r] >= c.vocab_size) throw Error("target id out of range");
-        const float* e = embed.data() + std::size_t(tokens[r]) * D;
-        const float* p = weights_.dec_pos.data() + std::size_t(t) * D;
-        for (int d = 0; d < D; ++d) row(s.x_, r)[d] = e[d] * emb_scale + p[d];  // [R, D]
+        embed(embedding.data() + std::size_t(tokens[r]) * D,
+              weights_.dec_pos.data() + std::size_t(t) * D, emb_scale, D, row(s.x_, r));  // [R, D]
     }
 
+    const Sublayer sublayer(c, s.h_, s.proj_);
     for (int l = 0; l < c.decoder_layers; ++l) {
         const DecoderLayerWeights& w = weights_.decoder[l];
-        // masked self-attention over this row's past (KV cache): keys 0..t
-        {
-            const float* in = s.x_.data();
-            if (c.pre_norm) {
-                layer_norm(s.x_.data(), R, D, w.ln1, c.layer_norm_eps, s.h_.data());  // [R, D]
-                in = s.h_.data();
-            }
-            if (trace && trace->want_inputs) trace->self_inputs.push_back(c.pre_norm ? s.h_ : s.x_);
-            w.self_attn.qkv.apply(in, R, s.qkv_.data());  // [R, 3D]
-            float* cache = s.cache_[l].data();
+        // masked self-attention over this row's past (KV cache): keys 0..t, so no mask is needed
+        sublayer(s.x_, w.ln1, [&](const Mat& in, Mat& out) {
+            if (keep_inputs) trace->self_inputs.push_back(in);   // [R, D]
+            w.self_attn.qkv.apply(in.data(), R, s.qkv_.data());  // [R, 3D]
             const std::size_t per_row = std::size_t(s.max_len_) * 2 * D;
             for (int r = 0; r < R; ++r) {
-                float* kv_r = cache + r * per_row;  // [max_len, 2D]
-                std::memcpy(kv_r + std::size_t(t) * 2 * D, row(s.qkv_, r) + D,
+                float* kv = s.cache_[l].data() + r * per_row;  // [max_len, 2D] = K | V
+                std::memcpy(kv + std::size_t(t) * 2 * D, row(s.qkv_, r) + D,
                             2 * D * sizeof(float));  // append k_t | v_t
-                for (int hd = 0; hd < H; ++hd) {
-                    attend_head(row(s.qkv_, r) + hd * Dh, 3 * D, kv_r + hd * Dh, 2 * D,
-                                kv_r + D + hd * Dh, 2 * D, 1, t + 1, Dh, scale, nullptr, -1,
-                                s.probs_.data(), row(s.attn_, r) + hd * Dh, D);  // [1, Dh]
-                    if (trace)
-                        std::copy(s.probs_.begin(), s.probs_.begin() + t + 1,
-                                  trace->self[r].begin() + (std::size_t(l) * H + hd) * (t + 1));
-                }
+                HeadAttention self;
+                self.q = {row(s.qkv_, r), 1, D, 3 * D};  // [1, H*Dh]
+                self.k = {kv, t + 1, D, 2 * D};          // [t+1, H*Dh]
+                self.v = {kv + D, t + 1, D, 2 * D};      // [t+1, H*Dh]
+                self.scale = scale;
+                attend_heads(
+                    self, H, s.probs_.data(), {row(s.attn_, r), 1, D, D},  // [1, D]
+                    trace ? trace->self[r].data() + std::size_t(l) * H * (t + 1) : nullptr);
             }
-            w.self_attn.o.apply(s.attn_.data(), R, s.proj_.data());  // [R, D]
-            add_into(s.x_.data(), s.proj_.data(), s.x_.size());
-            if (!c.pre_norm) layer_norm(s.x_.data(), R, D, w.ln1, c.layer_norm_eps, s.x_.data());
-        }
+            w.self_attn.o.apply(s.attn_.data(), R, out.data());  // [R, D]
+        });
         // cross-attention over the encoder memory
-        {
-            const float* in = s.x_.data();
-            if (c.pre_norm) {
-                layer_norm(s.x_.data(), R, D, w.ln2, c.layer_norm_eps, s.h_.data());
-                in = s.h_.data();
-            }
-            if (trace && trace->want_inputs) trace->cross_inputs.push_back(c.pre_norm ? s.h_ : s.x_);
-            w.cross_attn.q.apply(in, R, s.q_.data());  // [R, D]
+        sublayer(s.x_, w.ln2, [&](const Mat& in, Mat& out) {
+            if (keep_inputs) trace->cross_inputs.push_back(in);  // [R, D]
+            w.cross_attn.q.apply(in.data(), R, s.q_.data());     // [R, D]
             for (int r = 0; r < R; ++r) {
                 const Memory& m = *memories[r];
-                const float* kv = m.cross_kv[l].data();  // [S, 2D]
-                for (int hd = 0; hd < H; ++hd) {
-                    attend_head(row(s.q_, r) + hd * Dh, D, kv + hd * Dh, 2 * D, kv + D + hd * Dh,
-                                2 * D, 1, m.length, Dh, scale, nullptr, -1, s.probs_.data(),
-                                row(s.attn_, r) + hd * Dh, D);
-                    if (trace)
-                        std::copy(s.probs_.begin(), s.probs_.begin() + m.length,
-                                  trace->cross[r].begin() + (std::size_t(l) * H + hd) * m.length);
-                }
+                const float* kv = m.cross_kv[l].data();  // [S, 2D] = K | V
+                HeadAttention cross;
+                cross.q = {row(s.q_, r), 1, D, D};       // [1, H*Dh]
+                cross.k = {kv, m.length, D, 2 * D};      // [S, H*Dh]
+                cross.v = {kv + D, m.length, D, 2 * D};  // [S, H*Dh]
+                cross.scale = scale;
+                attend_heads(
+                    cross, H, s.probs_.data(), {row(s.attn_, r), 1, D, D},  // [1, D]
+                    trace ? trace->cross[r].data() + std::size_t(l) * H * m.length : nullptr);
             }
-            w.cross_attn.o.apply(s.attn_.data(), R, s.proj_.data());  // [R, D]
-            add_into(s.x_.data(), s.proj_.data(), s.x_.size());
-            if (!c.pre_norm) layer_norm(s.x_.data(), R, D, w.ln2, c.layer_norm_eps, s.x_.data());
-        }
+            w.cross_attn.o.apply(s.attn_.data(), R, out.data());  // [R, D]
+        });
         // feed-forward
-        {
-            const float* in = s.x_.data();
-            if (c.pre_norm) {
-                layer_norm(s.x_.data(), R, D, w.ln3, c.layer_norm_eps, s.h_.data());
-                in = s.h_.data();
-            }
-            w.ffn.fc1.apply(in, R, s.ffn_.data());  // [R, F]
-            activate(s.ffn_.data(), s.ffn_.size(), c.activation);
-            w.ffn.fc2.apply(s.ffn_.data(), R, s.proj_.data());  // [R, D]
-            add_into(s.x_.data(), s.proj_.data(), s.x_.size());
-            if (!c.pre_norm) layer_norm(s.x_.data(), R, D, w.ln3, c.layer_norm_eps, s.x_.data());
-        }
+        sublayer(s.x_, w.ln3, [&](const Mat& in, Mat& out) {
+            feed_forward(w.ffn, c.activation, in, s.ffn_, out);  // [R, D]
+        });
     }
 
     // output projection

@@ -2,6 +2,7 @@
 // Shapes are checked here; the products go through ops/matmul (and so to the SIMD kernels).
 #include "ops/attention.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -55,24 +56,14 @@ void check_score_inputs(const Mat& q, const Mat& k, ScoreFunction score, const A
     }
 }
 
-// Scores e_ij = qᵀk, optionally scaled by `scale`.
-// Source: seed 002 (Pitié, 4C16 handout) s_ij = q_iᵀ k_j / √d_k; seed 003 §3 (Vaswani et al.
-// 2017); the unscaled form is seed 003 §2 "simplified: e_i = qᵀ k_i" (Luong et al. 2015).
-Mat dot_scores(const Mat& q, const Mat& k, float scale) {
-    Mat s = matmul_nt(q, k);  // [Lq, Lk]
-    if (scale != 1.0f) s *= scale;
-    return s;
-}
-
-// Scores e_ij = q_iᵀ W k_j with W [Dq, Dk].
-// Source: seed 003 §2 "Multiplicative/Luong attention, general form" (Luong et al. 2015).
-Mat general_scores(const Mat& q, const Mat& k, const AttentionParams& p) {
-    Mat qw = matmul(q, p.w);  // [Lq, Dk]
-    return matmul_nt(qw, k);  // [Lq, Lk]
+// Scores e_ij = q_iᵀ W k_j with W [Dq, Dk] (Luong et al. 2015 §3.1, "general"): the dot product
+// of the transformed queries q_i W with the keys.
+Mat general_queries(const Mat& q, const AttentionParams& p) {
+    return matmul(q, p.w);  // [Lq, Dk]
 }
 
 // Scores e_ij = vᵀ tanh(W q_i + U k_j), W [Da, Dq], U [Da, Dk], v [Da].
-// Source: seed 003 §1 "Additive/Bahdanau attention" (Bahdanau et al. 2015).
+// (Bahdanau et al. 2015 §3.1 and appendix A.1.2, the alignment model a(s, h).)
 Mat additive_scores(const Mat& q, const Mat& k, const AttentionParams& p) {
     const std::size_t Da = p.v.size();
     const Mat wq = matmul_nt(q, p.w);  // [Lq, Da] rows are W q_i
@@ -120,10 +111,9 @@ AttentionMask AttentionMask::blocked(xt::xtensor<std::uint8_t, 2> blocked) {
     return m;
 }
 
-// Masks. Source: seed 001 (Lawrence) "mask matrix ... making a lower triangular matrix" for
-// causal decoding; seed 003 "masks for varying sequence lengths and causal attention" (padding)
-// and "Local Attention: restricts attention to a local neighborhood"; seed 002 "limiting the
-// attention window to a local neighbourhood".
+// Masks: causal as the decoder's masked self-attention (Vaswani et al. 2017 §3.2.3), key
+// padding for batches of unequal length, and a local window (Luong et al. 2015 §3.2, local
+// attention with a window [p - D, p + D]).
 xt::xtensor<std::uint8_t, 2> mask_matrix(const AttentionMask& mask, int Lq, int Lk) {
     require(Lq >= 0 && Lk >= 0, "negative sequence length");
     xt::xtensor<std::uint8_t, 2> b = xt::zeros<std::uint8_t>({std::size_t(Lq), std::size_t(Lk)});
@@ -163,9 +153,8 @@ xt::xtensor<std::uint8_t, 2> mask_matrix(const AttentionMask& mask, int Lq, int 
     return b;
 }
 
-// Softmax over the keys, w_ij = exp(e_ij) / Σ_j' exp(e_ij').
-// Source: seed 003 "α_i = exp(e_i) / Σ_j exp(e_j)"; seed 002 step 2. Masked entries (-inf)
-// get weight exactly 0 (seed 001: "a mask ... makes the attention weights 0").
+// Softmax over the keys, w_ij = exp(e_ij) / Σ_j' exp(e_ij') (Bahdanau et al. 2015 eq. 6;
+// Vaswani et al. 2017 eq. 1). Masked entries (-inf) get weight exactly 0.
 void masked_softmax_row(float* row, int n) noexcept {
     float mx = kNegInf;
     for (int j = 0; j < n; ++j) mx = row[j] > mx ? row[j] : mx;
@@ -182,71 +171,126 @@ void masked_softmax_row(float* row, int n) noexcept {
     for (int j = 0; j < n; ++j) row[j] *= inv;
 }
 
-// Attention(Q, K, V) = softmax(score(Q, K)) V.
-// Source: seed 002 "Attention(Q,K,V) = softmax(QKᵀ/√d_k) V" and "output_i = Σ_j w_ij v_j";
-// seed 003 "c = Σ_i α_i v_i".
+RowsView columns(const RowsView& v, int begin, int n) {
+    return {v.data + begin, v.rows, n, v.stride};
+}
+
+RowsSpan out_columns(const RowsSpan& s, int begin, int n) {
+    return {s.data + begin, s.rows, n, s.stride};
+}
+
+RowsView columns(const Mat& m, int begin, int n) {
+    return {m.data() + begin, int(m.shape(0)), n, int(m.shape(1))};
+}
+
+RowsSpan out_columns(Mat& m, int begin, int n) {
+    return {m.data() + begin, int(m.shape(0)), n, int(m.shape(1))};
+}
+
+Mat to_mat(const RowsView& v) {
+    Mat out = Mat::from_shape({std::size_t(v.rows), std::size_t(v.cols)});  // [rows, cols]
+    for (int r = 0; r < v.rows; ++r)
+        std::copy(v.data + std::size_t(r) * v.stride, v.data + std::size_t(r) * v.stride + v.cols,
+                  out.data() + std::size_t(r) * v.cols);
+    return out;
+}
+
+// One head of Attention(Q, K, V) = softmax(QKᵀ/√d_k)·V (Vaswani et al. 2017 §3.2.1) on
+// strided slices, so a head of a packed [L, H*Dh] projection needs no copy (§3.2.2).
+void attend_head(const HeadAttention& a, float* probs, const RowsSpan& out,
+                 const HeadRecorder* record) noexcept {
+    const int Lq = out.rows, Lk = a.v.rows, Dv = a.v.cols;
+    if (Lq <= 0) return;
+    if (Lk <= 0) {
+        for (int i = 0; i < Lq; ++i) std::fill_n(out.data + std::size_t(i) * out.stride, Dv, 0.0f);
+        return;
+    }
+    if (a.given_scores) {
+        std::copy(a.given_scores, a.given_scores + std::size_t(Lq) * Lk, probs);  // [Lq, Lk]
+    } else {
+        matmul_raw(a.q.data, a.q.stride, a.k.data, a.k.stride, /*b_transposed=*/true, probs, Lk, Lq,
+                   Lk, a.q.cols);  // [Lq, Lk] QKᵀ
+    }
+    const HeadMask& m = a.mask;
+    const float scale = a.given_scores ? 1.0f : a.scale;
+    for (int i = 0; i < Lq; ++i) {
+        float* row = probs + std::size_t(i) * Lk;
+        for (int j = 0; j < Lk; ++j) {
+            const bool blocked = (m.key_padding && m.key_padding[j]) ||
+                                 (m.causal && j > i + m.offset) ||
+                                 (m.blocked && m.blocked[std::size_t(i) * Lk + j]);
+            const float e = scale == 1.0f ? row[j] : row[j] * scale;
+            if (record && record->scores) record->scores[std::size_t(i) * Lk + j] = e;
+            row[j] = blocked ? kNegInf : e;
+        }
+        if (record && record->masked)
+            std::copy(row, row + Lk, record->masked + std::size_t(i) * Lk);
+        masked_softmax_row(row, Lk);
+    }
+    matmul_raw(probs, Lk, a.v.data, a.v.stride, /*b_transposed=*/false, out.data, out.stride, Lq,
+               Dv, Lk);  // [Lq, Dv]
+}
+
+void attend_heads(const HeadAttention& all, int heads, float* probs, const RowsSpan& out,
+                  float* trace) noexcept {
+    const int Dh = all.q.cols / heads, Dv = all.v.cols / heads;
+    const std::size_t n = std::size_t(out.rows) * all.v.rows;  // Lq * Lk
+    HeadAttention head = all;
+    for (int h = 0; h < heads; ++h) {
+        head.q = columns(all.q, h * Dh, Dh);  // [Lq, Dh]
+        head.k = columns(all.k, h * Dh, Dh);  // [Lk, Dh]
+        head.v = columns(all.v, h * Dv, Dv);  // [Lk, Dv]
+        attend_head(head, probs, out_columns(out, h * Dv, Dv));
+        if (trace) std::copy(probs, probs + n, trace + h * n);
+    }
+}
+
+// The lab's Attention(Q, K, V) with any score function: dot and general scores are a dot
+// product (general on transformed queries), additive scores are given to the same routine.
 AttentionResult attention(const Mat& q, const Mat& k, const Mat& v, ScoreFunction score,
                           const AttentionMask& mask, const AttentionParams* params) {
     require(k.shape(0) == v.shape(0), "k has " + std::to_string(k.shape(0)) + " rows but v has " +
                                           std::to_string(v.shape(0)) +
                                           "; keys and values must pair up");
     check_score_inputs(q, k, score, params);
-    const int Lq = int(q.shape(0)), Lk = int(k.shape(0));
+    const int Lq = int(q.shape(0)), Lk = int(k.shape(0)), Dv = int(v.shape(1));
     const auto blocked = mask_matrix(mask, Lq, Lk);  // validates before any arithmetic
 
     AttentionResult r;
+    r.output = xt::zeros<float>({std::size_t(Lq), std::size_t(Dv)});  // [Lq, Dv]
     if (Lq == 0 || Lk == 0) {  // why: keep empty shapes away from the GEMM kernels
         r.scores = Mat::from_shape({std::size_t(Lq), std::size_t(Lk)});
         r.weights = xt::zeros<float>({std::size_t(Lq), std::size_t(Lk)});
-        r.output = xt::zeros<float>({std::size_t(Lq), v.shape(1)});
         return r;
     }
+    r.scores = Mat::from_shape({std::size_t(Lq), std::size_t(Lk)});   // [Lq, Lk]
+    r.weights = Mat::from_shape({std::size_t(Lq), std::size_t(Lk)});  // [Lq, Lk]
+    Mat queries;                                                      // [Lq, Dk] for General
+    Mat given;                                                        // [Lq, Lk] for Additive
+    HeadAttention head;
+    head.q = columns(q, 0, int(q.shape(1)));
+    head.k = columns(k, 0, int(k.shape(1)));
+    head.v = columns(v, 0, Dv);
+    head.mask.blocked = blocked.data();
     switch (score) {
         case ScoreFunction::Dot:
-            r.scores = dot_scores(q, k, 1.0f);
             break;
         case ScoreFunction::ScaledDot:
-            r.scores = dot_scores(q, k, float(1.0 / std::sqrt(double(k.shape(1)))));
+            head.scale = float(1.0 / std::sqrt(double(k.shape(1))));
             break;
         case ScoreFunction::General:
-            r.scores = general_scores(q, k, *params);
+            queries = general_queries(q, *params);
+            head.q = columns(queries, 0, int(queries.shape(1)));
             break;
         case ScoreFunction::Additive:
-            r.scores = additive_scores(q, k, *params);
+            given = additive_scores(q, k, *params);
+            head.given_scores = given.data();
             break;
     }
-    r.scores = xt::where(xt::equal(blocked, std::uint8_t(1)), kNegInf, r.scores);  // [Lq, Lk]
-
-    r.weights = r.scores;  // [Lq, Lk]
-    for (int i = 0; i < Lq; ++i) masked_softmax_row(r.weights.data() + std::size_t(i) * Lk, Lk);
-
-    r.output = v.shape(1) > 0 ? matmul(r.weights, v)  // [Lq, Dv]
-                              : Mat(xt::zeros<float>({std::size_t(Lq), std::size_t(0)}));
+    HeadRecorder record;
+    record.masked = r.scores.data();
+    attend_head(head, r.weights.data(), out_columns(r.output, 0, Dv), &record);
     return r;
-}
-
-// One head of scaled dot-product attention on strided slices (the model's hot path).
-// Source: seed 002 softmax(QKᵀ/√d_k)V; per-head slicing as in seed 000/003 split_heads.
-void attend_head(const float* q, int ldq, const float* k, int ldk, const float* v, int ldv, int Lq,
-                 int Lk, int Dh, float scale, const std::uint8_t* key_padding, int causal_offset,
-                 float* probs, float* out, int ldo) noexcept {
-    if (Lq <= 0) return;
-    if (Lk <= 0) {
-        for (int i = 0; i < Lq; ++i)
-            for (int d = 0; d < Dh; ++d) out[std::size_t(i) * ldo + d] = 0.0f;
-        return;
-    }
-    matmul_raw(q, ldq, k, ldk, /*b_transposed=*/true, probs, Lk, Lq, Lk, Dh);  // [Lq, Lk] QKᵀ
-    for (int i = 0; i < Lq; ++i) {
-        float* row = probs + std::size_t(i) * Lk;
-        for (int j = 0; j < Lk; ++j) {
-            const bool blocked =
-                (key_padding && key_padding[j]) || (causal_offset >= 0 && j > i + causal_offset);
-            row[j] = blocked ? kNegInf : row[j] * scale;
-        }
-        masked_softmax_row(row, Lk);
-    }
-    matmul_raw(probs, Lk, v, ldv, /*b_transposed=*/false, out, ldo, Lq, Dh, Lk);  // [Lq, Dh]
 }
 
 }  // namespace heed

@@ -1,34 +1,18 @@
-// Single-head attention over xtensor matrices: the four score functions of the source texts,
-// the masks (causal, key padding, local window, custom), and the allocation-free per-head
-// primitive the model's forward pass calls. Not multi-head (multi_head_attention.h), not linear.
+// Single-head attention: the one per-head routine (attend_head) that the model's forward pass,
+// the explainer, multi-head attention and the attention lab all run, plus the four score
+// functions and the masks. Not multi-head (multi_head_attention.h), not linear attention.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "core/tensor.h"
+#include "ops/attention_kinds.h"
 
 namespace heed {
 
 // Axis letters: Lq query length, Lk key/value length, Dq/Dk/Dv query/key/value dims,
 // Da additive-attention hidden dim, Dh one head's dim.
-
-/// How a query and a key are compared (e_ij, the pre-softmax score).
-enum class ScoreFunction {
-    Dot,        ///< qᵀk (Luong "dot"); needs Dq == Dk
-    ScaledDot,  ///< qᵀk / √Dk (Vaswani et al. 2017); needs Dq == Dk
-    General,    ///< qᵀ W k, W [Dq, Dk] (Luong "general" / multiplicative)
-    Additive,   ///< vᵀ tanh(W q + U k), W [Da, Dq], U [Da, Dk], v [Da] (Bahdanau)
-};
-
-/// Which (query, key) pairs are blocked before the softmax.
-enum class MaskKind {
-    None,         ///< every key visible
-    Causal,       ///< query i sees keys j <= i + causal_offset
-    KeyPadding,   ///< only the key_padding vector applies
-    LocalWindow,  ///< query i sees keys with |i + causal_offset - j| <= window
-    Custom,       ///< custom[i, j] == 1 blocks the pair
-};
 
 /// A mask description, materialised for given (Lq, Lk) by mask_matrix(). `key_padding`, when
 /// non-empty, is applied on top of any kind (e.g. a causal mask plus padded keys), as PyTorch
@@ -80,16 +64,64 @@ AttentionResult attention(const Mat& q, const Mat& k, const Mat& v, ScoreFunctio
                           const AttentionMask& mask, const AttentionParams* params = nullptr);
 
 /// In-place softmax of one row of `n` scores where blocked entries hold -inf; a row with no
-/// finite score becomes all zeros. Does not allocate.
+/// finite score becomes all zeros. Does not allocate. The only softmax of the engine.
 void masked_softmax_row(float* row, int n) noexcept;
 
-/// Hot path: scaled dot-product attention for one head over strided slices of packed
-/// [L, H*Dh] rows. probs [Lq*Lk] (caller's scratch) receives the weights, out (leading dim
-/// `ldo`) receives probs·V [Lq, Dh]. `key_padding` ([Lk], 1 = pad) may be null;
-/// `causal_offset` < 0 disables the causal mask, otherwise query i sees keys j <= i +
-/// causal_offset. Fully masked rows give zero weights and zero output. Does not allocate.
-void attend_head(const float* q, int ldq, const float* k, int ldk, const float* v, int ldv, int Lq,
-                 int Lk, int Dh, float scale, const std::uint8_t* key_padding, int causal_offset,
-                 float* probs, float* out, int ldo) noexcept;
+// ---- the per-head routine ----------------------------------------------------------------
+
+/// A [rows, cols] block of a row-major buffer whose rows lie `stride` floats apart: one
+/// head's queries, keys or values inside a packed [L, H*Dh] projection. Does not own.
+struct RowsView {
+    const float* data = nullptr;
+    int rows = 0, cols = 0, stride = 0;
+};
+
+/// The writable counterpart of RowsView (one head's output columns of a [Lq, H*Dv] buffer).
+struct RowsSpan {
+    float* data = nullptr;
+    int rows = 0, cols = 0, stride = 0;
+};
+
+/// Columns [begin, begin + n) of a view or a matrix, to read or (out_) to write; no copy.
+RowsView columns(const RowsView& v, int begin, int n);
+RowsSpan out_columns(const RowsSpan& s, int begin, int n);
+RowsView columns(const Mat& m, int begin, int n);
+RowsSpan out_columns(Mat& m, int begin, int n);
+/// An owned copy of a view: [rows, cols].
+Mat to_mat(const RowsView& v);
+
+/// Which (query i, key j) pairs one head may not see; the three parts combine.
+struct HeadMask {
+    bool causal = false;                        ///< block keys j > i + offset
+    int offset = 0;                             ///< see `causal`
+    const std::uint8_t* key_padding = nullptr;  ///< [Lk], 1 = blocked for every query
+    const std::uint8_t* blocked = nullptr;      ///< [Lq, Lk], 1 = blocked (from mask_matrix())
+};
+
+/// Intermediates one head keeps when a caller asks (explainer, lab); null = not kept.
+struct HeadRecorder {
+    float* scores = nullptr;  ///< [Lq, Lk] scale·QKᵀ (or the given scores), before the mask
+    float* masked = nullptr;  ///< [Lq, Lk] the same with blocked entries -inf
+};
+
+/// One head's problem: Attention(Q, K, V) = softmax(mask(scale·QKᵀ))·V (Vaswani et al. 2017
+/// §3.2.1). Lq is the output's row count, Lk the values' row count.
+struct HeadAttention {
+    RowsView q, k, v;    ///< [Lq, Dh], [Lk, Dh], [Lk, Dv]
+    float scale = 1.0f;  ///< 1/√Dh for scaled dot-product attention
+    HeadMask mask;
+    const float* given_scores = nullptr;  ///< [Lq, Lk]: used instead of scale·QKᵀ (additive)
+};
+
+/// Runs one head: `probs` [Lq*Lk] (caller's scratch) receives the weights, `out` [Lq, Dv]
+/// receives probs·V. Fully masked rows give zero weights and zero output. Does not allocate.
+void attend_head(const HeadAttention& head, float* probs, const RowsSpan& out,
+                 const HeadRecorder* record = nullptr) noexcept;
+
+/// Every head of one block (§3.2.2): `all` views the packed [L, H*Dh] projections, head h
+/// reads their columns h*Dh.. and writes its columns of `out` [Lq, H*Dv]. `trace`, when not
+/// null, receives each head's weights as [H, Lq, Lk]. Does not allocate.
+void attend_heads(const HeadAttention& all, int heads, float* probs, const RowsSpan& out,
+                  float* trace = nullptr) noexcept;
 
 }  // namespace heed

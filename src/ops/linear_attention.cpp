@@ -12,8 +12,8 @@
 
 namespace heed {
 
-// Source: Katharopoulos et al. 2020, §3.2.1, φ(x) = elu(x) + 1; seed 003 "Variants and
-// Extensions: Linear Attention: approximates attention with linear complexity".
+// φ(x) = elu(x) + 1 (Katharopoulos et al. 2020 §3.2.1, eq. 7): positive, so the implied
+// weights are too, and attention costs O(L) instead of O(L²).
 Mat elu_feature_map(const Mat& x) { return xt::where(x > 0.0f, x + 1.0f, xt::exp(x)); }
 
 // Source: Katharopoulos et al. 2020, eq. (5)-(6) (non-causal) and eq. (8)-(10) (causal:

@@ -1,7 +1,9 @@
-// Multi-head attention built from ops/attention: project, split into heads, attend, concatenate,
-// project. Cold path (allocates); it keeps every intermediate for the demo's explainer.
+// Multi-head attention built on attend_head: project, attend per head on column slices,
+// concatenate, project. Cold path (allocates); it keeps every intermediate for the demo's
+// explainer.
 #include "ops/multi_head_attention.h"
 
+#include <cmath>
 #include <string>
 
 #include "core/error.h"
@@ -17,16 +19,10 @@ std::string dims(std::size_t a, std::size_t b) {
     return "[" + std::to_string(a) + ", " + std::to_string(b) + "]";
 }
 
-/// Columns [h*n, (h+1)*n) of `m`, evaluated (a head's slice of a packed [L, H*n] matrix).
-Mat head_slice(const Mat& m, int h, std::size_t n) {
-    return xt::view(m, xt::all(), xt::range(std::size_t(h) * n, std::size_t(h + 1) * n));
-}
-
 }  // namespace
 
-// Source: seed 003 §5 "MultiHead(Q,K,V) = Concat(head_1..head_h) W^O, head_i =
-// Attention(Q W_i^Q, K W_i^K, V W_i^V)"; seed 000 (split_heads: view [L, H, depth]);
-// seed 001 "run attention N times in parallel ... concat the results"; nn.MultiheadAttention.
+// MultiHead(Q, K, V) = Concat(head_1..head_H) W^O, head_h = Attention(Q W_h^Q, K W_h^K, V W_h^V)
+// (Vaswani et al. 2017 §3.2.2), as torch.nn.MultiheadAttention computes it.
 MultiHeadResult multi_head_attention(const Mat& x_q, const Mat& x_kv,
                                      const MultiHeadAttentionWeights& w, const AttentionMask& mask,
                                      ScoreFunction score) {
@@ -65,25 +61,29 @@ MultiHeadResult multi_head_attention(const Mat& x_q, const Mat& x_kv,
     const Mat k = w.k(x_kv);  // [Lk, H*Dh]
     const Mat v = w.v(x_kv);  // [Lk, H*Dv]
 
-    // per-head attention
+    // per-head attention: head h reads columns h*Dh.. of the packed projections (no copy)
     r.q_heads = Tensor3::from_shape({std::size_t(H), Lq, Dh});
     r.k_heads = Tensor3::from_shape({std::size_t(H), Lk, Dh});
     r.v_heads = Tensor3::from_shape({std::size_t(H), Lk, Dv});
     r.scores = Tensor3::from_shape({std::size_t(H), Lq, Lk});
     r.weights = Tensor3::from_shape({std::size_t(H), Lq, Lk});
-    r.concat = Mat::from_shape({Lq, std::size_t(H) * Dv});
-    const AttentionMask same = AttentionMask::blocked(blocked);
+    r.concat = xt::zeros<float>({Lq, std::size_t(H) * Dv});
+    HeadAttention head;
+    head.scale = score == ScoreFunction::ScaledDot ? float(1.0 / std::sqrt(double(Dh))) : 1.0f;
+    head.mask.blocked = blocked.data();
     for (int h = 0; h < H; ++h) {
-        const Mat qh = head_slice(q, h, Dh);  // [Lq, Dh]
-        const Mat kh = head_slice(k, h, Dh);  // [Lk, Dh]
-        const Mat vh = head_slice(v, h, Dv);  // [Lk, Dv]
-        const AttentionResult a = attention(qh, kh, vh, score, same);
-        xt::view(r.q_heads, h) = qh;
-        xt::view(r.k_heads, h) = kh;
-        xt::view(r.v_heads, h) = vh;
-        xt::view(r.scores, h) = a.scores;                                           // [Lq, Lk]
-        xt::view(r.weights, h) = a.weights;                                         // [Lq, Lk]
-        xt::view(r.concat, xt::all(), xt::range(h * Dv, (h + 1) * Dv)) = a.output;  // [Lq, Dv]
+        head.q = columns(q, h * int(Dh), int(Dh));  // [Lq, Dh]
+        head.k = columns(k, h * int(Dh), int(Dh));  // [Lk, Dh]
+        head.v = columns(v, h * int(Dv), int(Dv));  // [Lk, Dv]
+        if (Lq > 0 && Lk > 0) {                     // why: an empty head has no element to point at
+            HeadRecorder record;
+            record.masked = &r.scores(h, 0, 0);  // [Lq, Lk]
+            attend_head(head, &r.weights(h, 0, 0), out_columns(r.concat, h * int(Dv), int(Dv)),
+                        &record);
+        }
+        xt::view(r.q_heads, h) = to_mat(head.q);
+        xt::view(r.k_heads, h) = to_mat(head.k);
+        xt::view(r.v_heads, h) = to_mat(head.v);
     }
 
     // output projection

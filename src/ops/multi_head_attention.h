@@ -1,6 +1,6 @@
 // Multi-head attention: per-head Q/K/V projections, attention per head, concatenation and the
-// output projection (as nn.MultiheadAttention), returning every intermediate for the explainer.
-// Not the model's fused hot path (that calls attend_head on packed rows directly).
+// output projection (as nn.MultiheadAttention), keeping every intermediate (tested against PyTorch).
+// Runs the same per-head routine (attend_head) as the model's fused forward pass.
 #pragma once
 
 #include "core/tensor.h"

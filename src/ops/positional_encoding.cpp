@@ -10,8 +10,8 @@
 
 namespace heed {
 
-// Source: seed 002 "Positional Encoding (2/3)": φ(i) = [sin(ω_k i); cos(ω_k i)]_k with
-// ω_k = 1/10000^(2k/d_pos); indexed from k = 0 as in Vaswani et al. 2017, §3.5.
+// PE(pos, 2k) = sin(ω_k pos), PE(pos, 2k+1) = cos(ω_k pos) with ω_k = 1/10000^(2k/d_model),
+// k from 0 (Vaswani et al. 2017 §3.5).
 Mat sinusoidal_positions(int length, int d_model) {
     if (length < 0 || d_model < 1)
         throw Error("sinusoidal_positions: need length >= 0 and d_model >= 1, got " +
@@ -27,8 +27,8 @@ Mat sinusoidal_positions(int length, int d_model) {
     return pe;
 }
 
-// Source: seed 002 "Positional Encoding (1/3)": we want φ(i)ᵀφ(j) large when i ≈ j and small
-// when far apart; this is that dot product normalised to [-1, 1].
+// Why sinusoids: PE(i)ᵀPE(j) depends only on i - j and is large when i ≈ j (Vaswani et al. 2017
+// §3.5, "attend by relative positions"); this is that dot product normalised to [-1, 1].
 Mat position_similarity(const Mat& pe) {
     const std::size_t L = pe.shape(0), D = pe.shape(1);
     std::vector<double> norm(L, 0.0);

@@ -10,9 +10,11 @@
 #include "core/error.h"
 #include "core/utf8.h"
 #include "decoding/search.h"
+#include "model/explain.h"
 #include "model/model.h"
 #include "model/model_file.h"
 #include "tokenizer/tokenizer.h"
+#include "translator/loaded_model.h"
 
 namespace heed {
 namespace {
@@ -20,13 +22,18 @@ namespace {
 constexpr std::size_t kMaxTextBytes = 20000;
 
 void check_options(const TranslateOptions& o) {
-    if (o.beam_size < 1 || o.beam_size > 16)
-        throw Error("beam size must be between 1 and 16 (got " + std::to_string(o.beam_size) + ")");
-    if (o.max_length < 0 || o.max_length > 1024)
-        throw Error("max length must be between 0 (auto) and 1024");
-    if (!std::isfinite(o.length_penalty) || o.length_penalty < 0 || o.length_penalty > 10)
-        throw Error("length penalty must be a number between 0 and 10");
-    if (o.top_k < 0 || o.top_k > 100) throw Error("top_k must be between 0 and 100");
+    const OptionLimits& l = kOptionLimits;
+    if (o.beam_size < 1 || o.beam_size > l.beam_size)
+        throw Error("beam size must be between 1 and " + std::to_string(l.beam_size) + " (got " +
+                    std::to_string(o.beam_size) + ")");
+    if (o.max_length < 0 || o.max_length > l.max_length)
+        throw Error("max length must be between 0 (auto) and " + std::to_string(l.max_length));
+    if (!std::isfinite(o.length_penalty) || o.length_penalty < 0 ||
+        o.length_penalty > l.length_penalty)
+        throw Error("length penalty must be a number between 0 and " +
+                    std::to_string(int(l.length_penalty)));
+    if (o.top_k < 0 || o.top_k > l.top_k)
+        throw Error("top_k must be between 0 and " + std::to_string(l.top_k));
 }
 
 bool is_blank(const std::string& s) {
@@ -37,42 +44,54 @@ bool is_blank(const std::string& s) {
 
 }  // namespace
 
-Translator::Translator() = default;
-Translator::~Translator() = default;
-
-std::unique_ptr<Translator> Translator::load(const std::uint8_t* bytes, std::size_t size) {
+std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t size) {
     ModelFile file = ModelFile::parse(bytes, size);
     ModelConfig config = ModelConfig::from_json(file.metadata("heed.config"));
     if (!file.has("tokenizer.model"))
         throw Error("model file has no tokenizer (tensor 'tokenizer.model' is missing)");
-    std::unique_ptr<Translator> t(new Translator());
-    t->tokenizer_ = std::make_unique<Tokenizer>(Tokenizer::from_bytes(file.read_bytes("tokenizer.model")));
-    if (t->tokenizer_->vocab_size() != config.vocab_size)
-        throw Error("tokenizer has " + std::to_string(t->tokenizer_->vocab_size()) +
+    Tokenizer tokenizer = Tokenizer::from_bytes(file.read_bytes("tokenizer.model"));
+    if (tokenizer.vocab_size() != config.vocab_size)
+        throw Error("tokenizer has " + std::to_string(tokenizer.vocab_size()) +
                     " pieces but the model's vocab_size is " + std::to_string(config.vocab_size));
-    if (t->tokenizer_->eos_id() != config.eos_id)
+    if (tokenizer.eos_id() != config.eos_id)
         throw Error("tokenizer and model disagree on the end-of-sentence id");
     ModelWeights weights = load_weights(file, config);
-    t->model_ = std::make_unique<Model>(config, std::move(weights));
-    t->metadata_json_ = file.metadata_json();
-    t->directions_ = Directions::parse(
+    Directions directions = Directions::parse(
         file.has_metadata("heed.languages") ? file.metadata("heed.languages") : std::string(),
-        *t->tokenizer_, config.decoder_start_id);
-    return t;
+        tokenizer, config.decoder_start_id);
+    return std::unique_ptr<LoadedModel>(
+        new LoadedModel{Model(config, std::move(weights)), std::move(tokenizer),
+                        file.metadata_json(), std::move(directions)});
 }
 
-std::unique_ptr<Translator> Translator::load_file(const std::string& path) {
+std::unique_ptr<LoadedModel> load_model_file(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
     if (!f) throw Error("cannot open model file '" + path + "'");
     std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)),
                                     std::istreambuf_iterator<char>());
     if (f.bad()) throw Error("cannot read model file '" + path + "'");
-    return load(bytes.data(), bytes.size());
+    return load_model(bytes.data(), bytes.size());
 }
 
-std::string Translator::config_json() const { return model_->config().to_json(); }
-std::size_t Translator::parameter_count() const { return count_parameters(model_->config()); }
-std::string Translator::metadata_json() const { return metadata_json_; }
+Translator::Translator(std::unique_ptr<LoadedModel> loaded) : loaded_(std::move(loaded)) {}
+Translator::~Translator() = default;
+
+std::unique_ptr<Translator> Translator::load(const std::uint8_t* bytes, std::size_t size) {
+    return std::unique_ptr<Translator>(new Translator(load_model(bytes, size)));
+}
+
+std::unique_ptr<Translator> Translator::load_file(const std::string& path) {
+    return std::unique_ptr<Translator>(new Translator(load_model_file(path)));
+}
+
+std::string Translator::config_json() const { return loaded_->model.config().to_json(); }
+std::size_t Translator::parameter_count() const {
+    return count_parameters(loaded_->model.config());
+}
+std::string Translator::metadata_json() const { return loaded_->metadata_json; }
+const std::vector<std::string>& Translator::directions() const {
+    return loaded_->directions.names();
+}
 
 namespace {
 
@@ -109,7 +128,7 @@ SearchOptions search_options(const TranslateOptions& o, const ModelConfig& c,
     s.max_length = o.max_length > 0 ? o.max_length : 2 * src_len + 10;
     s.max_length = std::min(s.max_length, c.max_positions);
     s.length_penalty = o.length_penalty;
-    s.record = o.return_attention;
+    s.return_attention = o.return_attention;
     s.top_k = o.top_k;
     return s;
 }
@@ -168,13 +187,13 @@ Translation to_translation(const Tokenizer& tok, const ModelConfig& c, const Pre
 std::vector<Translation> Translator::translate(const std::vector<std::string>& texts,
                                                const TranslateOptions& options) const {
     check_options(options);
-    directions_.start_id(options.to);  // why: an unknown target language fails before any work
-    const ModelConfig& c = model_->config();
+    loaded_->directions.start_id(options.to);  // why: an unknown target fails before any work
+    const ModelConfig& c = loaded_->model.config();
     std::vector<Prepared> prepared(texts.size());
     for (std::size_t i = 0; i < texts.size(); ++i) {
-        prepared[i].ids = source_ids(*tokenizer_, c, texts[i]);
-        prepared[i].memory = model_->encode(prepared[i].ids,
-                                            options.return_attention ? &prepared[i].trace : nullptr);
+        prepared[i].ids = source_ids(loaded_->tokenizer, c, texts[i]);
+        prepared[i].memory = loaded_->model.encode(
+            prepared[i].ids, options.return_attention ? &prepared[i].trace : nullptr);
     }
     std::vector<Translation> out;
     if (options.beam_size == 1) {
@@ -185,12 +204,13 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& t
             memories.push_back(&p.memory);
             longest = std::max(longest, int(p.ids.size()));
         }
-        SearchOptions so = search_options(options, c, directions_, longest);
-        std::vector<Hypothesis> hyps = greedy_search(*model_, memories, so);
+        SearchOptions so = search_options(options, c, loaded_->directions, longest);
+        std::vector<Hypothesis> hyps = greedy_search(loaded_->model, memories, so);
         for (std::size_t i = 0; i < prepared.size(); ++i) {
             Hypothesis& h = hyps[i];
             const int own_max =
-                search_options(options, c, directions_, int(prepared[i].ids.size())).max_length;
+                search_options(options, c, loaded_->directions, int(prepared[i].ids.size()))
+                    .max_length;
             if (int(h.tokens.size()) > own_max) {  // why: same cap as a one-sentence call
                 h.tokens.resize(own_max);
                 h.logprobs.resize(own_max);
@@ -198,13 +218,15 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& t
                 h.score = 0;
                 for (float lp : h.logprobs) h.score += lp;
             }
-            out.push_back(to_translation(*tokenizer_, c, prepared[i], h, options.return_attention));
+            out.push_back(to_translation(loaded_->tokenizer, c, prepared[i], h,
+                                         options.return_attention));
         }
         return out;
     }
     for (const Prepared& p : prepared) {
-        SearchOptions so = search_options(options, c, directions_, int(p.ids.size()));
-        out.push_back(to_translation(*tokenizer_, c, p, beam_search(*model_, p.memory, so),
+        SearchOptions so = search_options(options, c, loaded_->directions, int(p.ids.size()));
+        out.push_back(to_translation(loaded_->tokenizer, c, p,
+                                     beam_search(loaded_->model, p.memory, so),
                                      options.return_attention));
     }
     return out;
@@ -213,29 +235,30 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& t
 Translation Translator::translate_one(const std::string& text, const TranslateOptions& options,
                                       const StepCallback& on_step) const {
     check_options(options);
-    directions_.start_id(options.to);  // why: an unknown target language fails before any work
-    const ModelConfig& c = model_->config();
+    loaded_->directions.start_id(options.to);  // why: an unknown target fails before any work
+    const ModelConfig& c = loaded_->model.config();
     Prepared p;
-    p.ids = source_ids(*tokenizer_, c, text);
-    p.memory = model_->encode(p.ids, options.return_attention ? &p.trace : nullptr);
-    SearchOptions so = search_options(options, c, directions_, int(p.ids.size()));
+    p.ids = source_ids(loaded_->tokenizer, c, text);
+    p.memory = loaded_->model.encode(p.ids, options.return_attention ? &p.trace : nullptr);
+    SearchOptions so = search_options(options, c, loaded_->directions, int(p.ids.size()));
     SearchObserver observer;
     if (on_step) {
         observer = [&](const Hypothesis& best) {
             Translation partial =
-                to_translation(*tokenizer_, c, p, best, options.return_attention);
+                to_translation(loaded_->tokenizer, c, p, best, options.return_attention);
             return on_step(int(best.tokens.size()) - 1, partial);
         };
     }
-    Hypothesis h = options.beam_size == 1 ? greedy_search(*model_, {&p.memory}, so, observer)[0]
-                                          : beam_search(*model_, p.memory, so, observer);
-    return to_translation(*tokenizer_, c, p, h, options.return_attention);
+    Hypothesis h = options.beam_size == 1
+                       ? greedy_search(loaded_->model, {&p.memory}, so, observer)[0]
+                       : beam_search(loaded_->model, p.memory, so, observer);
+    return to_translation(loaded_->tokenizer, c, p, h, options.return_attention);
 }
 
 HeadExplanation Translator::explain_head(const std::vector<int>& source,
                                          const std::vector<int>& target, AttentionBlock block,
                                          int layer, int head) const {
-    const ModelConfig& c = model_->config();
+    const ModelConfig& c = loaded_->model.config();
     if (source.empty()) throw Error("explain: the source has no tokens");
     if (int(source.size()) > c.max_positions || int(target.size()) > c.max_positions)
         throw Error("explain: sequence longer than the model's positions");
@@ -243,7 +266,7 @@ HeadExplanation Translator::explain_head(const std::vector<int>& source,
         if (id < 0 || id >= c.vocab_size) throw Error("explain: source id out of range");
     for (int id : target)
         if (id < 0 || id >= c.vocab_size) throw Error("explain: target id out of range");
-    return heed::explain_head(*model_, source, target, block, layer, head);
+    return heed::explain_head(loaded_->model, source, target, block, layer, head);
 }
 
 }  // namespace heed

@@ -1,5 +1,6 @@
 // The façade: load a model from bytes, translate text, optionally with the attention trace.
-// Everything above (CLI, bindings) talks to this file only; it owns model and tokenizer.
+// Everything above (CLI, bindings) talks to this file only. Plain data and a pimpl: it includes
+// no tensor, model or tokenizer header (the parts are in loaded_model.h, for this layer).
 #pragma once
 
 #include <cstdint>
@@ -9,12 +10,21 @@
 #include <vector>
 
 #include "decoding/trace.h"
-#include "model/explain.h"
-#include "translator/directions.h"
+#include "model/explanation.h"
 
 namespace heed {
 
-/// Options of one translate call.
+/// The accepted range of each TranslateOptions field, defined here once: the translator checks
+/// them and the bindings hand them to JavaScript (limits()), which checks them before a call.
+struct OptionLimits {
+    int beam_size = 16;            ///< beam_size in 1..beam_size
+    int max_length = 1024;         ///< max_length in 0..max_length
+    float length_penalty = 10.0f;  ///< length_penalty in 0..length_penalty
+    int top_k = 100;               ///< top_k in 0..top_k
+};
+inline constexpr OptionLimits kOptionLimits{};
+
+/// Options of one translate call (JavaScript: beam, maxLength, lengthPenalty, attention, topK).
 struct TranslateOptions {
     int beam_size = 1;              ///< 1 = greedy; >1 = beam search with this many hypotheses
     int max_length = 0;             ///< max target tokens; 0 = auto (2 * source length + 10)
@@ -41,8 +51,7 @@ struct Translation {
 /// step index, the token just chosen, and the trace so far. Return false to abort.
 using StepCallback = std::function<bool(int step, const Translation& partial)>;
 
-class Model;
-class Tokenizer;
+struct LoadedModel;
 
 /// A loaded model with its tokenizer. Not thread-safe; one translate call at a time.
 class Translator {
@@ -73,17 +82,11 @@ public:
     /// The file's "__metadata__" as a JSON object text (languages, model card fields, ...).
     std::string metadata_json() const;
     /// Every direction the model translates in ("en-de", ...), its default first.
-    const std::vector<std::string>& directions() const { return directions_.names(); }
-
-    const Model& model() const { return *model_; }
-    const Tokenizer& tokenizer() const { return *tokenizer_; }
+    const std::vector<std::string>& directions() const;
 
 private:
-    Translator();
-    std::unique_ptr<Model> model_;
-    std::unique_ptr<Tokenizer> tokenizer_;
-    std::string metadata_json_;
-    Directions directions_;
+    explicit Translator(std::unique_ptr<LoadedModel> loaded);
+    std::unique_ptr<LoadedModel> loaded_;
 };
 
 /// Maximum source length in SentencePiece pieces; longer input is rejected with a message.

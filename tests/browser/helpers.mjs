@@ -8,16 +8,29 @@ import path from 'node:path';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-sync',
+];
 
 /** Starts `node scripts/serve.mjs` on a free port; resolves { url, stop }. */
 export function startServe({ env = {} } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(REPO, 'scripts/serve.mjs')], {
-      env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      env: { ...process.env, PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`serve.mjs printed no URL: ${out}`)); }, 10_000);
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`serve.mjs printed no URL: ${out}`));
+    }, 10_000);
     child.stdout.on('data', (d) => {
       out += d;
       const m = out.match(/http:\/\/127\.0\.0\.1:(\d+)\//);
@@ -26,17 +39,27 @@ export function startServe({ env = {} } = {}) {
         resolve({ url: `http://127.0.0.1:${m[1]}/`, stop: () => child.kill() });
       }
     });
-    child.stderr.on('data', (d) => { out += d; });
-    child.on('exit', (code) => { clearTimeout(timer); if (code) reject(new Error(`serve.mjs exited ${code}: ${out}`)); });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code) reject(new Error(`serve.mjs exited ${code}: ${out}`));
+    });
   });
 }
 
 export async function launchChromium() {
   let chromium;
-  try { ({ chromium } = await import('playwright-core')); } catch {
+  try {
+    ({ chromium } = await import('playwright-core'));
+  } catch {
     throw new Error('playwright-core is not installed (npm install --save-dev playwright-core)');
   }
-  return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
 }
 
 /** A tiny harness: check(name, fn) runs fn, records pass/fail, never throws. */
@@ -75,12 +98,23 @@ export function pngSize(buf) {
 export function canvasStats(canvas) {
   const ctx = canvas.getContext('2d');
   const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
-  let opaque = 0, hash = 2166136261;
+  let opaque = 0,
+    hash = 2166136261;
   const colours = new Set();
   for (let i = 0; i < data.length; i += 4) {
     if (data[i + 3] > 0) opaque++;
-    if (data[i + 3] === 255 && colours.size < 5000) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
-    hash = Math.imul(hash ^ data[i] ^ (data[i + 1] << 8) ^ (data[i + 2] << 16) ^ (data[i + 3] << 24), 16777619);
+    if (data[i + 3] === 255 && colours.size < 5000)
+      colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+    hash = Math.imul(
+      hash ^ data[i] ^ (data[i + 1] << 8) ^ (data[i + 2] << 16) ^ (data[i + 3] << 24),
+      16777619,
+    );
   }
-  return { width: canvas.width, height: canvas.height, opaque, colours: colours.size, hash: hash >>> 0 };
+  return {
+    width: canvas.width,
+    height: canvas.height,
+    opaque,
+    colours: colours.size,
+    hash: hash >>> 0,
+  };
 }

@@ -88,22 +88,35 @@ export async function run() {
     writeFileSync(path.join(app, 'main.js'), PAGE_SCRIPT);
 
     // ---- the same package from Node: the expected answer ----
-    const heed = await import(pathToFileURL(path.join(app, 'node_modules/heed/web/lib/heed.js')).href);
+    const heed = await import(
+      pathToFileURL(path.join(app, 'node_modules/heed/web/lib/heed.js')).href
+    );
     const nodeT = await heed.loadTranslator({ model: path.join(app, MODEL) });
     const want = await nodeT.translate(TEXT, { attention: true });
     nodeT.dispose();
 
-    server = await startServer({ port: 0, webRoot: app, modelsRoot: path.join(work, 'none'), log: false });
+    server = await startServer({
+      port: 0,
+      webRoot: app,
+      modelsRoot: path.join(work, 'none'),
+      log: false,
+    });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 900, height: 300 } });
-    const external = [], errors = [];
+    const external = [],
+      errors = [];
     await context.route('**/*', (route) => {
       const u = new URL(route.request().url());
-      if (u.hostname !== '127.0.0.1') { external.push(u.href); return route.abort(); }
+      if (u.hostname !== '127.0.0.1') {
+        external.push(u.href);
+        return route.abort();
+      }
       return route.continue();
     });
     const page = await context.newPage();
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${server.url}index.html`);
     await page.waitForFunction(() => window.heedResult, null, { timeout: 60_000 });
@@ -113,20 +126,40 @@ export async function run() {
 
     await check('main thread: same translation and ids as Node, from the installed tarball', () => {
       assert(got.main.text === want.text, `page "${got.main.text}" vs Node "${want.text}"`);
-      assert(JSON.stringify(got.main.targetIds) === JSON.stringify(want.targetIds), 'target ids differ');
-      assert(got.main.streamed === want.targetIds.length, `onStep ran ${got.main.streamed} times for ${want.targetIds.length} tokens`);
+      assert(
+        JSON.stringify(got.main.targetIds) === JSON.stringify(want.targetIds),
+        'target ids differ',
+      );
+      assert(
+        got.main.streamed === want.targetIds.length,
+        `onStep ran ${got.main.streamed} times for ${want.targetIds.length} tokens`,
+      );
     });
-    await check('main thread: attention shapes equal Node\'s, every row sums to 1', () => {
+    await check("main thread: attention shapes equal Node's, every row sums to 1", () => {
       for (const k of ['encoderSelf', 'decoderSelf', 'cross'])
-        assert(JSON.stringify(got.main.shapes[k]) === JSON.stringify(want.attention[k].shape), `${k} shape ${got.main.shapes[k]}`);
-      assert(got.main.sums.length > 0 && got.main.sums.every((s) => Math.abs(s - 1) < 1e-4),
-        `row sums off: ${got.main.sums.filter((s) => Math.abs(s - 1) >= 1e-4).slice(0, 3)}`);
+        assert(
+          JSON.stringify(got.main.shapes[k]) === JSON.stringify(want.attention[k].shape),
+          `${k} shape ${got.main.shapes[k]}`,
+        );
+      assert(
+        got.main.sums.length > 0 && got.main.sums.every((s) => Math.abs(s - 1) < 1e-4),
+        `row sums off: ${got.main.sums.filter((s) => Math.abs(s - 1) >= 1e-4).slice(0, 3)}`,
+      );
     });
-    await check('worker wrapper: streamed steps and result equal Node\'s; abort and dispose', () => {
+    await check("worker wrapper: streamed steps and result equal Node's; abort and dispose", () => {
       assert(got.worker.text === want.text, `worker "${got.worker.text}"`);
-      assert(JSON.stringify(got.worker.targetIds) === JSON.stringify(want.targetIds), 'worker ids differ');
-      assert(got.worker.steps.length === want.targetIds.length, `${got.worker.steps.length} steps streamed`);
-      assert(JSON.stringify(got.worker.cross) === JSON.stringify(want.attention.cross.shape), 'worker cross shape');
+      assert(
+        JSON.stringify(got.worker.targetIds) === JSON.stringify(want.targetIds),
+        'worker ids differ',
+      );
+      assert(
+        got.worker.steps.length === want.targetIds.length,
+        `${got.worker.steps.length} steps streamed`,
+      );
+      assert(
+        JSON.stringify(got.worker.cross) === JSON.stringify(want.attention.cross.shape),
+        'worker cross shape',
+      );
       assert(got.aborted === 'ABORTED', `abort gave ${got.aborted}`);
       assert(got.afterAbort === want.text, 'the worker is unusable after an abort');
       assert(got.afterDispose === 'DISPOSED', `after dispose: ${got.afterDispose}`);
@@ -149,8 +182,22 @@ export async function run() {
   return failed;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  const guard = setTimeout(() => { console.log('package page test: timed out after 180 s'); process.exit(2); }, 180_000);
-  run().then((failed) => { clearTimeout(guard); process.exit(failed ? 1 : 0); },
-    (err) => { console.log(`package page test could not run: ${err.stack ?? err}`); process.exit(2); });
+if (
+  process.argv[1] &&
+  path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)
+) {
+  const guard = setTimeout(() => {
+    console.log('package page test: timed out after 180 s');
+    process.exit(2);
+  }, 180_000);
+  run().then(
+    (failed) => {
+      clearTimeout(guard);
+      process.exit(failed ? 1 : 0);
+    },
+    (err) => {
+      console.log(`package page test could not run: ${err.stack ?? err}`);
+      process.exit(2);
+    },
+  );
 }

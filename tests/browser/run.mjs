@@ -14,31 +14,55 @@
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import { REPO, startServe, launchChromium, harness, assert, pngSize, canvasStats } from './helpers.mjs';
+import {
+  REPO,
+  startServe,
+  launchChromium,
+  harness,
+  assert,
+  pngSize,
+  canvasStats,
+} from './helpers.mjs';
 
 const SHOTS = path.join(REPO, 'tests/browser/screenshots');
 const TEXT = 'This package contains the documentation for the library.';
 const LONG = Array.from({ length: 320 }, (_, i) => `word${i}`).join(' ');
 // why: the tiny model's positions stop at 64, and its 400-piece vocabulary cuts this into 56
-const PERF_TEXT = 'This package contains the shared library which is needed to run the programs that were ' +
+const PERF_TEXT =
+  'This package contains the shared library which is needed to run the programs that were ' +
   'compiled against it, and the header files.';
 const PERF_WORDS = PERF_TEXT.split(' ').length;
 
-export async function run({ serve = startServe, libDir = path.join(REPO, 'web/lib'),
-  modelsRoot = path.join(REPO, 'models') } = {}) {
+export async function run({
+  serve = startServe,
+  libDir = path.join(REPO, 'web/lib'),
+  modelsRoot = path.join(REPO, 'models'),
+} = {}) {
   const { check, results } = harness();
   await mkdir(SHOTS, { recursive: true });
 
   // ---- fixtures: model list and the Node API's answer ----
   let entries = [];
-  try { entries = JSON.parse(await readFile(path.join(modelsRoot, 'models.json'), 'utf8')); } catch { /* none yet */ }
+  try {
+    entries = JSON.parse(await readFile(path.join(modelsRoot, 'models.json'), 'utf8'));
+  } catch {
+    /* none yet */
+  }
   const tinyBytes = await readFile(path.join(modelsRoot, 'tiny/tiny.heed'));
   let tiny = entries.find((e) => e.file === 'tiny/tiny.heed');
   if (!tiny) {
-    tiny = { id: 'tiny', file: 'tiny/tiny.heed', name: 'Tiny random test model', size: tinyBytes.length };
+    tiny = {
+      id: 'tiny',
+      file: 'tiny/tiny.heed',
+      name: 'Tiny random test model',
+      size: tinyBytes.length,
+    };
     entries = [...entries, tiny];
   }
-  const manifest = JSON.stringify([...entries, { id: 'test-broken', file: 'tiny/test-broken.heed', name: 'Broken (test)', size: 64 }]);
+  const manifest = JSON.stringify([
+    ...entries,
+    { id: 'test-broken', file: 'tiny/test-broken.heed', name: 'Broken (test)', size: 64 },
+  ]);
   const { loadTranslator } = await import(pathToFileURL(path.join(libDir, 'heed.js')).href);
   const nodeTranslator = await loadTranslator({ model: new Uint8Array(tinyBytes) });
   const expected = await nodeTranslator.translate(TEXT, { beam: 1 });
@@ -49,49 +73,93 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
   const browser = await launchChromium();
   const external = [];
   const consoleErrors = [];
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, deviceScaleFactor: 1 });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    acceptDownloads: true,
+    deviceScaleFactor: 1,
+  });
   await context.route('**/*', (route) => {
     const url = new URL(route.request().url());
-    if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && url.protocol !== 'blob:' && url.protocol !== 'data:') {
+    if (
+      !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) &&
+      url.protocol !== 'blob:' &&
+      url.protocol !== 'data:'
+    ) {
       external.push(url.href);
       return route.abort();
     }
-    if (url.pathname === '/models/models.json') return route.fulfill({ status: 200, contentType: 'application/json', body: manifest });
-    if (url.pathname === '/models/tiny/test-broken.heed') return route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.alloc(64, 7) });
+    if (url.pathname === '/models/models.json')
+      return route.fulfill({ status: 200, contentType: 'application/json', body: manifest });
+    if (url.pathname === '/models/tiny/test-broken.heed')
+      return route.fulfill({
+        status: 200,
+        contentType: 'application/octet-stream',
+        body: Buffer.alloc(64, 7),
+      });
     return route.continue();
   });
   const watch = (page) => {
-    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(`${m.text()} @ ${m.location()?.url ?? ''}`); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(`${m.text()} @ ${m.location()?.url ?? ''}`);
+    });
     page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
   };
   const settled = (page, states = ['translated', 'load-failed', 'translate-failed']) =>
-    page.waitForFunction((s) => s.includes(document.documentElement.dataset.heed), states, { timeout: 60_000 });
+    page.waitForFunction((s) => s.includes(document.documentElement.dataset.heed), states, {
+      timeout: 60_000,
+    });
   const stats = (page, sel) => page.$eval(sel, canvasStats);
-  const shot = (page, name) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = (page, name) =>
+    page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
   const page = await context.newPage();
   watch(page);
   let loadMs = 0;
 
   try {
-    await check('server: / redirects to /demo/, wasm MIME type, no listing, no traversal, CSP, gzip, ETag 304', async () => {
-      const r = await fetch(server.url, { redirect: 'manual' });
-      assert(r.status === 302 && r.headers.get('location') === '/demo/', `/ answered ${r.status} ${r.headers.get('location')}`);
-      const w = await fetch(`${server.url}lib/heed.wasm`, { method: 'HEAD' });
-      assert(w.headers.get('content-type') === 'application/wasm', `heed.wasm served as ${w.headers.get('content-type')}`);
-      assert((await fetch(`${server.url}lib/`)).status === 404, 'directory listing answered');
-      assert((await fetch(`${server.url}models/train.py`)).status === 404, 'a non-model file under /models/ was served');
-      assert((await fetch(`${server.url}%2e%2e/scripts/serve.mjs`)).status === 404, 'path traversal answered');
-      const html = await fetch(`${server.url}demo/`, { headers: { 'accept-encoding': 'gzip' } });
-      assert(/default-src 'self'/.test(html.headers.get('content-security-policy') ?? ''), 'no same-origin CSP on the page');
-      assert(html.headers.get('content-encoding') === 'gzip', 'page not gzipped for a gzip client');
-      const again = await fetch(`${server.url}demo/`, { headers: { 'if-none-match': html.headers.get('etag'), 'accept-encoding': 'gzip' } });
-      assert(again.status === 304, `revalidation with the ETag answered ${again.status}`);
-    });
+    await check(
+      'server: / redirects to /demo/, wasm MIME type, no listing, no traversal, CSP, gzip, ETag 304',
+      async () => {
+        const r = await fetch(server.url, { redirect: 'manual' });
+        assert(
+          r.status === 302 && r.headers.get('location') === '/demo/',
+          `/ answered ${r.status} ${r.headers.get('location')}`,
+        );
+        const w = await fetch(`${server.url}lib/heed.wasm`, { method: 'HEAD' });
+        assert(
+          w.headers.get('content-type') === 'application/wasm',
+          `heed.wasm served as ${w.headers.get('content-type')}`,
+        );
+        assert((await fetch(`${server.url}lib/`)).status === 404, 'directory listing answered');
+        assert(
+          (await fetch(`${server.url}models/train.py`)).status === 404,
+          'a non-model file under /models/ was served',
+        );
+        assert(
+          (await fetch(`${server.url}%2e%2e/scripts/serve.mjs`)).status === 404,
+          'path traversal answered',
+        );
+        const html = await fetch(`${server.url}demo/`, { headers: { 'accept-encoding': 'gzip' } });
+        assert(
+          /default-src 'self'/.test(html.headers.get('content-security-policy') ?? ''),
+          'no same-origin CSP on the page',
+        );
+        assert(
+          html.headers.get('content-encoding') === 'gzip',
+          'page not gzipped for a gzip client',
+        );
+        const again = await fetch(`${server.url}demo/`, {
+          headers: { 'if-none-match': html.headers.get('etag'), 'accept-encoding': 'gzip' },
+        });
+        assert(again.status === 304, `revalidation with the ETag answered ${again.status}`);
+      },
+    );
 
     await check('page loads and translates the example with the tiny model', async () => {
       const t0 = Date.now();
-      await page.goto(`${server.url}demo/#model=${encodeURIComponent(tiny.id)}&text=${encodeURIComponent(TEXT)}`);
+      await page.goto(
+        `${server.url}demo/#model=${encodeURIComponent(tiny.id)}&text=${encodeURIComponent(TEXT)}`,
+      );
       await settled(page);
       loadMs = Date.now() - t0;
       const state = await page.evaluate(() => document.documentElement.dataset.heed);
@@ -100,15 +168,30 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
       await shot(page, '01-timeline');
     });
 
-    await check('output is non-empty and equals the Node API result for the same model and text', async () => {
-      const got = await page.evaluate(() => ({ text: document.getElementById('output').dataset.text,
-        shown: document.getElementById('output').textContent, tokens: window.heedDemo.result.targetTokens,
-        live: window.heedDemo.liveSteps }));
-      assert(got.shown.trim().length > 0, 'output is empty');
-      assert(got.text === expected.text, `page says ${JSON.stringify(got.text)}, Node API says ${JSON.stringify(expected.text)}`);
-      assert(JSON.stringify(got.tokens) === JSON.stringify(expected.targetTokens), 'target pieces differ from the Node API');
-      assert(got.live === got.tokens.length, `${got.live} live onStep events for ${got.tokens.length} pieces`);
-    });
+    await check(
+      'output is non-empty and equals the Node API result for the same model and text',
+      async () => {
+        const got = await page.evaluate(() => ({
+          text: document.getElementById('output').dataset.text,
+          shown: document.getElementById('output').textContent,
+          tokens: window.heedDemo.result.targetTokens,
+          live: window.heedDemo.liveSteps,
+        }));
+        assert(got.shown.trim().length > 0, 'output is empty');
+        assert(
+          got.text === expected.text,
+          `page says ${JSON.stringify(got.text)}, Node API says ${JSON.stringify(expected.text)}`,
+        );
+        assert(
+          JSON.stringify(got.tokens) === JSON.stringify(expected.targetTokens),
+          'target pieces differ from the Node API',
+        );
+        assert(
+          got.live === got.tokens.length,
+          `${got.live} live onStep events for ${got.tokens.length} pieces`,
+        );
+      },
+    );
 
     await check('timeline steps: first, next, next reveal rows one by one', async () => {
       await page.click('#tab-timeline');
@@ -121,7 +204,10 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
       const after1 = await stats(page, '.view-timeline .matrix-canvas');
       await page.click('button[aria-label="Next step"]');
       const after2 = await stats(page, '.view-timeline .matrix-canvas');
-      assert(before.hash !== after1.hash && after1.hash !== after2.hash, 'cross-attention canvas did not change between steps');
+      assert(
+        before.hash !== after1.hash && after1.hash !== after2.hash,
+        'cross-attention canvas did not change between steps',
+      );
       const summary = await page.textContent('.step-summary');
       assert(/^Step 2: wrote/.test(summary), `summary: ${summary}`);
       const cands = await page.$$eval('.cands .bar', (b) => b.length);
@@ -145,12 +231,14 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
       await page.waitForSelector('.view-attention .matrix-canvas');
       const s = await stats(page, '.view-attention .matrix-canvas');
       assert(s.opaque > 1000 && s.colours > 20, `heatmap looks blank: ${JSON.stringify(s)}`);
-      const thumbs = await page.$$eval('.head-grid canvas', (cs) => cs.map((c) => {
-        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-        let lit = 0;
-        for (let i = 3; i < d.length; i += 4) if (d[i] === 255) lit++;
-        return lit;
-      }));
+      const thumbs = await page.$$eval('.head-grid canvas', (cs) =>
+        cs.map((c) => {
+          const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          let lit = 0;
+          for (let i = 3; i < d.length; i += 4) if (d[i] === 255) lit++;
+          return lit;
+        }),
+      );
       assert(thumbs.length >= 6 && thumbs.every((n) => n > 0), `thumbnails: ${thumbs}`);
       await shot(page, '03-attention');
     });
@@ -168,12 +256,21 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
         const { fmt } = await import('/demo/ui.js');
         const s = window.heedDemo.state;
         const m = headMatrix(window.heedDemo.result, s.block, s.layer, s.head);
-        return { value: fmt(m.values[1 * m.cols + 1], 4), row: m.rowLabels[1], col: m.colLabels[1] };
+        return {
+          value: fmt(m.values[1 * m.cols + 1], 4),
+          row: m.rowLabels[1],
+          col: m.colLabels[1],
+        };
       });
-      assert(said.includes(want.value) && said.includes(want.row) && said.includes(want.col),
-        `announced ${JSON.stringify(said)}, expected ${JSON.stringify(want)}`);
+      assert(
+        said.includes(want.value) && said.includes(want.row) && said.includes(want.col),
+        `announced ${JSON.stringify(said)}, expected ${JSON.stringify(want)}`,
+      );
       await page.keyboard.press('ArrowLeft');
-      assert((await page.getAttribute('.view-attention .matrix-canvas', 'data-cursor')) === '1,0', 'ArrowLeft did not move');
+      assert(
+        (await page.getAttribute('.view-attention .matrix-canvas', 'data-cursor')) === '1,0',
+        'ArrowLeft did not move',
+      );
     });
 
     await check('merge words / hide </s> change the matrix and the page says so', async () => {
@@ -181,19 +278,36 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
       await page.check('#att-hide');
       const notes = await page.textContent('.view-attention .notes');
       assert(/Hidden special tokens/.test(notes) && /renormalised/.test(notes), `notes: ${notes}`);
-      const labels = await page.evaluate(() => window.heedDemo.views.attention.exportTarget().json().colLabels);
+      const labels = await page.evaluate(
+        () => window.heedDemo.views.attention.exportTarget().json().colLabels,
+      );
       assert(!labels.includes('</s>'), '</s> still shown');
-      assert(labels.every((l) => !l.startsWith('▁')), 'pieces not merged');
+      assert(
+        labels.every((l) => !l.startsWith('▁')),
+        'pieces not merged',
+      );
     });
 
-    let sharedUrl = '', original = null;
+    let sharedUrl = '',
+      original = null;
     await check('URL state round-trips: reload with the URL gives the same view', async () => {
       await page.selectOption('#att-block', 'encoder');
       await page.selectOption('#att-head', { value: '1' });
       await page.click('.view-attention .seg button:nth-child(1)');
       sharedUrl = page.url();
-      original = { stats: await stats(page, '.view-attention .matrix-canvas'), title: await page.textContent('.view-attention .matrix-title') };
-      for (const k of ['view=attention', 'block=encoder', 'head=1', 'merge=1', 'hide=1', 'model=', 'text=']) {
+      original = {
+        stats: await stats(page, '.view-attention .matrix-canvas'),
+        title: await page.textContent('.view-attention .matrix-title'),
+      };
+      for (const k of [
+        'view=attention',
+        'block=encoder',
+        'head=1',
+        'merge=1',
+        'hide=1',
+        'model=',
+        'text=',
+      ]) {
         assert(sharedUrl.includes(k), `URL lacks ${k}: ${sharedUrl}`);
       }
       const p2 = await context.newPage();
@@ -202,12 +316,21 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
       await p2.goto(sharedUrl);
       await settled(p2);
       await p2.waitForSelector('.view-attention .matrix-canvas');
-      const again = { stats: await stats(p2, '.view-attention .matrix-canvas'), title: await p2.textContent('.view-attention .matrix-title') };
+      const again = {
+        stats: await stats(p2, '.view-attention .matrix-canvas'),
+        title: await p2.textContent('.view-attention .matrix-title'),
+      };
       assert(again.title === original.title, `title ${again.title} vs ${original.title}`);
       assert(again.stats.hash === original.stats.hash, 'reopened heatmap differs in pixels');
-      assert(await p2.isChecked('#att-merge') && await p2.isChecked('#att-hide'), 'toggles not restored');
+      assert(
+        (await p2.isChecked('#att-merge')) && (await p2.isChecked('#att-hide')),
+        'toggles not restored',
+      );
       const status = await p2.textContent('#model-status');
-      assert(/browser cache/.test(status), `second visit did not use the Cache API copy: ${status}`);
+      assert(
+        /browser cache/.test(status),
+        `second visit did not use the Cache API copy: ${status}`,
+      );
       await p2.close();
     });
 
@@ -219,18 +342,35 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
       };
       const png = await grab('#export-png');
       const size = pngSize(png.bytes);
-      assert(png.name.endsWith('.png') && size.width > 100 && size.height > 100, `png ${png.name} ${JSON.stringify(size)}`);
+      assert(
+        png.name.endsWith('.png') && size.width > 100 && size.height > 100,
+        `png ${png.name} ${JSON.stringify(size)}`,
+      );
       const svg = await grab('#export-svg');
       const svgOk = await page.evaluate((text) => {
         const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-        return !doc.querySelector('parsererror') && doc.documentElement.nodeName === 'svg' && doc.querySelectorAll('rect').length;
+        return (
+          !doc.querySelector('parsererror') &&
+          doc.documentElement.nodeName === 'svg' &&
+          doc.querySelectorAll('rect').length
+        );
       }, svg.bytes.toString('utf8'));
-      assert(svg.name.endsWith('.svg') && svgOk > 10, `svg did not parse or has no cells (${svgOk})`);
+      assert(
+        svg.name.endsWith('.svg') && svgOk > 10,
+        `svg did not parse or has no cells (${svgOk})`,
+      );
       const json = await grab('#export-json');
       const data = JSON.parse(json.bytes.toString('utf8'));
-      assert(Array.isArray(data.values) && data.values.length === data.rowLabels.length &&
-        data.values[0].length === data.colLabels.length, 'json values do not match the labels');
-      assert(data.model === tiny.id && data.block === 'encoder', `json meta: ${data.model} ${data.block}`);
+      assert(
+        Array.isArray(data.values) &&
+          data.values.length === data.rowLabels.length &&
+          data.values[0].length === data.colLabels.length,
+        'json values do not match the labels',
+      );
+      assert(
+        data.model === tiny.id && data.block === 'encoder',
+        `json meta: ${data.model} ${data.block}`,
+      );
       await writeFile(path.join(SHOTS, 'export.png'), png.bytes);
     });
 
@@ -247,35 +387,60 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
       await page.selectOption('#ex-block', 'decoder');
       for (let k = 1; k <= 9; k++) {
         await page.click(`.stepper button:nth-child(${k})`);
-        await page.waitForFunction((n) => document.querySelector('.view-explain h3')?.textContent.startsWith(`Step ${n} `), k);
+        await page.waitForFunction(
+          (n) => document.querySelector('.view-explain h3')?.textContent.startsWith(`Step ${n} `),
+          k,
+        );
         const s = await stats(page, '.view-explain .matrix-canvas');
         assert(s.opaque > 200, `step ${k} blank`);
         if (k === 6) await shot(page, '05-explain-softmax');
       }
       await page.click('.stepper button:nth-child(6)');
-      const sums = await page.evaluate(() => window.heedDemo.exportTarget().json().values.map((r) => r.reduce((a, b) => a + (b ?? 0), 0)));
-      assert(sums.every((s) => Math.abs(s - 1) < 1e-3), `row sums ${sums}`);
+      const sums = await page.evaluate(() =>
+        window.heedDemo
+          .exportTarget()
+          .json()
+          .values.map((r) => r.reduce((a, b) => a + (b ?? 0), 0)),
+      );
+      assert(
+        sums.every((s) => Math.abs(s - 1) < 1e-3),
+        `row sums ${sums}`,
+      );
       await page.check('#ex-unscaled');
-      assert((await page.$$('.view-explain .matrix-canvas')).length === 2, 'unscaled comparison not shown');
+      assert(
+        (await page.$$('.view-explain .matrix-canvas')).length === 2,
+        'unscaled comparison not shown',
+      );
     });
 
-    await check('attention lab: all score functions and masks computed by the kernels', async () => {
-      await page.click('#tab-lab');
-      await page.waitForSelector('.lab-cell canvas');
-      const n = await page.$$eval('button.lab-cell', (b) => b.length);
-      assert(n === 18, `expected 4×4 + 2 linear cells, got ${n}`);
-      await page.click('button.lab-cell[data-score="additive"][data-mask="local"]');
-      const w = await page.evaluate(() => window.heedDemo.exportTarget().json());
-      assert(w.values.length === 4 && w.values.every((r) => Math.abs(r.reduce((a, b) => a + (b ?? 0), 0) - 1) < 1e-4), 'lab weights rows do not sum to 1');
-      assert(w.values[0][3] === null, 'local window did not mask a far key');
-      await shot(page, '06-lab');
-      await page.selectOption('#lab-source', 'sentence');
-      await page.waitForFunction(() => /current sentence/.test(document.querySelector('.view-lab').textContent));
-    });
+    await check(
+      'attention lab: all score functions and masks computed by the kernels',
+      async () => {
+        await page.click('#tab-lab');
+        await page.waitForSelector('.lab-cell canvas');
+        const n = await page.$$eval('button.lab-cell', (b) => b.length);
+        assert(n === 18, `expected 4×4 + 2 linear cells, got ${n}`);
+        await page.click('button.lab-cell[data-score="additive"][data-mask="local"]');
+        const w = await page.evaluate(() => window.heedDemo.exportTarget().json());
+        assert(
+          w.values.length === 4 &&
+            w.values.every((r) => Math.abs(r.reduce((a, b) => a + (b ?? 0), 0) - 1) < 1e-4),
+          'lab weights rows do not sum to 1',
+        );
+        assert(w.values[0][3] === null, 'local window did not mask a far key');
+        await shot(page, '06-lab');
+        await page.selectOption('#lab-source', 'sentence');
+        await page.waitForFunction(() =>
+          /current sentence/.test(document.querySelector('.view-lab').textContent),
+        );
+      },
+    );
 
     await check('positional encoding heatmap and similarity drawn', async () => {
       await page.click('#tab-positions');
-      await page.waitForFunction(() => document.querySelectorAll('.view-positions .matrix-canvas').length === 2);
+      await page.waitForFunction(
+        () => document.querySelectorAll('.view-positions .matrix-canvas').length === 2,
+      );
       const s = await stats(page, '.view-positions .matrix-canvas');
       assert(s.opaque > 1000 && s.colours > 20, 'positions heatmap blank');
       await shot(page, '07-positions');
@@ -285,46 +450,79 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
       await page.fill('#source-text', TEXT);
       await page.check('input[name="decoding"][value="4"]');
       await settled(page);
-      await page.waitForFunction(() => window.heedDemo.state.beam === 4 && document.documentElement.dataset.heed === 'translated');
+      await page.waitForFunction(
+        () =>
+          window.heedDemo.state.beam === 4 &&
+          document.documentElement.dataset.heed === 'translated',
+      );
       const text = await page.evaluate(() => document.getElementById('output').dataset.text);
-      assert(text === expectedBeam.text, `page says ${JSON.stringify(text)}, Node API says ${JSON.stringify(expectedBeam.text)}`);
+      assert(
+        text === expectedBeam.text,
+        `page says ${JSON.stringify(text)}, Node API says ${JSON.stringify(expectedBeam.text)}`,
+      );
       assert(/beam=4/.test(page.url()), 'beam not in the URL');
       await page.check('input[name="decoding"][value="1"]');
       await settled(page);
     });
 
-    await check(`a long sentence (${PERF_WORDS} words) with every head stays quick to draw`, async () => {
-      await page.fill('#source-text', PERF_TEXT);
-      await page.click('#translate-btn');
-      await page.waitForFunction(() => ['translated', 'translate-failed'].includes(document.documentElement.dataset.heed) && !window.heedDemo.abort);
-      await page.click('#tab-attention');
-      const t = await page.evaluate(async () => {
-        const app = window.heedDemo;
-        const out = { pieces: app.result.sourceTokens.length, targets: app.result.targetTokens.length };
-        let t0 = performance.now();
-        app.set({ merge: false, hide: false, block: 'encoder', layer: 0, head: 0, show: 'heatmap' });
-        out.allHeadsMs = Math.round(performance.now() - t0);
-        const c = document.querySelector('.view-attention .matrix-canvas');
-        const r = c.getBoundingClientRect();
-        t0 = performance.now();
-        for (let k = 0; k < 40; k++) {
-          c.dispatchEvent(new PointerEvent('pointermove', { clientX: r.left + 80 + k * 9, clientY: r.top + 120 + k * 7, bubbles: true }));
-        }
-        out.hoverMs = +((performance.now() - t0) / 40).toFixed(2);
-        app.set({ view: 'timeline' });
-        t0 = performance.now();
-        for (let k = 0; k < 10; k++) document.querySelector('button[aria-label="Next step"]').click();
-        out.stepMs = +((performance.now() - t0) / 10).toFixed(2);
-        return out;
-      });
-      console.log(`     ${t.pieces} source × ${t.targets} target pieces: all heads ${t.allHeadsMs} ms, hover redraw ${t.hoverMs} ms, timeline step ${t.stepMs} ms`);
-      assert(t.pieces >= 50, `only ${t.pieces} source pieces`);
-      assert(t.allHeadsMs < 1500 && t.hoverMs < 50 && t.stepMs < 100, 'drawing too slow');
-      await shot(page, '10-long-timeline');
-      await page.fill('#source-text', TEXT);
-      await page.click('#translate-btn');
-      await settled(page);
-    });
+    await check(
+      `a long sentence (${PERF_WORDS} words) with every head stays quick to draw`,
+      async () => {
+        await page.fill('#source-text', PERF_TEXT);
+        await page.click('#translate-btn');
+        await page.waitForFunction(
+          () =>
+            ['translated', 'translate-failed'].includes(document.documentElement.dataset.heed) &&
+            !window.heedDemo.abort,
+        );
+        await page.click('#tab-attention');
+        const t = await page.evaluate(async () => {
+          const app = window.heedDemo;
+          const out = {
+            pieces: app.result.sourceTokens.length,
+            targets: app.result.targetTokens.length,
+          };
+          let t0 = performance.now();
+          app.set({
+            merge: false,
+            hide: false,
+            block: 'encoder',
+            layer: 0,
+            head: 0,
+            show: 'heatmap',
+          });
+          out.allHeadsMs = Math.round(performance.now() - t0);
+          const c = document.querySelector('.view-attention .matrix-canvas');
+          const r = c.getBoundingClientRect();
+          t0 = performance.now();
+          for (let k = 0; k < 40; k++) {
+            c.dispatchEvent(
+              new PointerEvent('pointermove', {
+                clientX: r.left + 80 + k * 9,
+                clientY: r.top + 120 + k * 7,
+                bubbles: true,
+              }),
+            );
+          }
+          out.hoverMs = +((performance.now() - t0) / 40).toFixed(2);
+          app.set({ view: 'timeline' });
+          t0 = performance.now();
+          for (let k = 0; k < 10; k++)
+            document.querySelector('button[aria-label="Next step"]').click();
+          out.stepMs = +((performance.now() - t0) / 10).toFixed(2);
+          return out;
+        });
+        console.log(
+          `     ${t.pieces} source × ${t.targets} target pieces: all heads ${t.allHeadsMs} ms, hover redraw ${t.hoverMs} ms, timeline step ${t.stepMs} ms`,
+        );
+        assert(t.pieces >= 50, `only ${t.pieces} source pieces`);
+        assert(t.allHeadsMs < 1500 && t.hoverMs < 50 && t.stepMs < 100, 'drawing too slow');
+        await shot(page, '10-long-timeline');
+        await page.fill('#source-text', TEXT);
+        await page.click('#translate-btn');
+        await settled(page);
+      },
+    );
 
     await check('bad input gets a clear message', async () => {
       await page.fill('#source-text', '   ');
@@ -332,7 +530,10 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
       assert(/empty/.test(await page.textContent('#message')), 'no message for empty text');
       await page.fill('#source-text', 'bad \u0007 bell');
       await page.click('#translate-btn');
-      assert(/control character/.test(await page.textContent('#message')), 'no message for a control character');
+      assert(
+        /control character/.test(await page.textContent('#message')),
+        'no message for a control character',
+      );
       await page.fill('#source-text', LONG);
       await page.click('#translate-btn');
       await settled(page, ['translate-failed', 'translated']);
@@ -356,22 +557,35 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
       await settled(page);
       await page.click('#tab-attention');
       await shot(page, '09-dark');
-      const sizes = await page.evaluate(() => ({ thumb: document.querySelector('.head-grid button[data-block="encoder"] canvas').width,
-        pieces: window.heedDemo.result.sourceTokens.length, merge: window.heedDemo.state.merge, hide: window.heedDemo.state.hide }));
-      assert(sizes.merge || sizes.hide || sizes.thumb === sizes.pieces, `thumbnails are stale: ${JSON.stringify(sizes)}`);
-      const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      const sizes = await page.evaluate(() => ({
+        thumb: document.querySelector('.head-grid button[data-block="encoder"] canvas').width,
+        pieces: window.heedDemo.result.sourceTokens.length,
+        merge: window.heedDemo.state.merge,
+        hide: window.heedDemo.state.hide,
+      }));
+      assert(
+        sizes.merge || sizes.hide || sizes.thumb === sizes.pieces,
+        `thumbnails are stale: ${JSON.stringify(sizes)}`,
+      );
+      const bg = await page.evaluate(
+        () => getComputedStyle(document.documentElement).backgroundColor,
+      );
       assert(bg !== 'rgb(244, 243, 240)', 'dark scheme not applied');
     });
 
     for (const entry of entries.filter((e) => e !== tiny)) {
       await check(`shipped model ${entry.id}: the page translates like the Node API`, async () => {
-        const t = await loadTranslator({ model: new Uint8Array(await readFile(path.join(modelsRoot, entry.file))) });
+        const t = await loadTranslator({
+          model: new Uint8Array(await readFile(path.join(modelsRoot, entry.file))),
+        });
         const want = await t.translate(TEXT, { beam: 1 });
         t.dispose();
         const p = await context.newPage();
         watch(p);
         const t0 = Date.now();
-        await p.goto(`${server.url}demo/#model=${encodeURIComponent(entry.id)}&text=${encodeURIComponent(TEXT)}`);
+        await p.goto(
+          `${server.url}demo/#model=${encodeURIComponent(entry.id)}&text=${encodeURIComponent(TEXT)}`,
+        );
         await settled(p);
         const ms = Date.now() - t0;
         const got = await p.evaluate(() => document.getElementById('output').dataset.text);
@@ -379,8 +593,14 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
         await shot(p, `11-${entry.id}`);
         await p.close();
         console.log(`     ${entry.id}: “${got}” (page load to translation ${ms} ms)`);
-        assert(got === want.text, `page says ${JSON.stringify(got)}, Node API says ${JSON.stringify(want.text)}`);
-        assert(about === entry.about, `the page does not say what the model was trained on: ${about}`);
+        assert(
+          got === want.text,
+          `page says ${JSON.stringify(got)}, Node API says ${JSON.stringify(want.text)}`,
+        );
+        assert(
+          about === entry.about,
+          `the page does not say what the model was trained on: ${about}`,
+        );
       });
     }
 
@@ -401,8 +621,22 @@ export async function run({ serve = startServe, libDir = path.join(REPO, 'web/li
   return failed;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  const guard = setTimeout(() => { console.log('browser tests: timed out after 240 s'); process.exit(2); }, 240_000);
-  run().then((failed) => { clearTimeout(guard); process.exit(failed ? 1 : 0); },
-    (err) => { console.log(`browser tests could not run: ${err.stack ?? err}`); process.exit(2); });
+if (
+  process.argv[1] &&
+  path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)
+) {
+  const guard = setTimeout(() => {
+    console.log('browser tests: timed out after 240 s');
+    process.exit(2);
+  }, 240_000);
+  run().then(
+    (failed) => {
+      clearTimeout(guard);
+      process.exit(failed ? 1 : 0);
+    },
+    (err) => {
+      console.log(`browser tests could not run: ${err.stack ?? err}`);
+      process.exit(2);
+    },
+  );
 }

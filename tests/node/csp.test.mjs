@@ -15,10 +15,12 @@ import { ROOT, TINY } from './helpers.mjs';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const playwright = await import('playwright-core').catch(() => null);
-const skip = (!existsSync(CHROMIUM) && `no Chromium at ${CHROMIUM}`) ||
+const skip =
+  (!existsSync(CHROMIUM) && `no Chromium at ${CHROMIUM}`) ||
   (!playwright && 'playwright-core not installed');
 
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; " +
+const CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; " +
   "connect-src 'self'; object-src 'none'; base-uri 'none'";
 const TEXT = 'It reads the configuration file and starts the server in the background.';
 
@@ -73,10 +75,15 @@ async function serve(isolated) {
     if (!entry && /^\/lib\/[\w.-]+\.(m?js|wasm)$/.test(url.pathname)) {
       const file = path.join(ROOT, 'web', url.pathname);
       if (existsSync(file))
-        entry = [file.endsWith('.wasm') ? 'application/wasm' : 'text/javascript; charset=utf-8',
-          await readFile(file)];
+        entry = [
+          file.endsWith('.wasm') ? 'application/wasm' : 'text/javascript; charset=utf-8',
+          await readFile(file),
+        ];
     }
-    if (!entry) { res.writeHead(404).end(); return; }
+    if (!entry) {
+      res.writeHead(404).end();
+      return;
+    }
     const headers = { 'content-type': entry[0], 'content-security-policy': CSP };
     if (isolated) {
       headers['cross-origin-opener-policy'] = 'same-origin';
@@ -91,8 +98,10 @@ async function serve(isolated) {
 let browser, expected;
 before(async () => {
   if (skip) return;
-  browser = await playwright.chromium.launch({ executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  browser = await playwright.chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
   const t = await loadTranslator({ model: TINY });
   expected = (await t.translate(TEXT)).targetIds;
   t.dispose();
@@ -100,12 +109,16 @@ before(async () => {
 after(() => browser?.close());
 
 for (const isolated of [false, true])
-  test(`strict CSP page${isolated ? ', cross-origin isolated' : ''}: page and worker translate`,
-    { skip }, async () => {
+  test(
+    `strict CSP page${isolated ? ', cross-origin isolated' : ''}: page and worker translate`,
+    { skip },
+    async () => {
       const server = await serve(isolated);
       const page = await browser.newPage();
       const problems = [];
-      page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(m.text());
+      });
       page.on('pageerror', (e) => problems.push(String(e)));
       try {
         await page.goto(`http://127.0.0.1:${server.address().port}/index.html`);
@@ -127,4 +140,5 @@ for (const isolated of [false, true])
         await page.close();
         server.close();
       }
-    });
+    },
+  );

@@ -11,8 +11,11 @@ export const DATA = path.join(ROOT, 'tests', 'data');
 
 /** The native CLI: $HEED_CLI, else build-js/heed, else build/heed (null when none is built). */
 export function nativeCli() {
-  const candidates = [process.env.HEED_CLI, path.join(ROOT, 'build-js', 'heed'),
-    path.join(ROOT, 'build', 'heed')].filter(Boolean);
+  const candidates = [
+    process.env.HEED_CLI,
+    path.join(ROOT, 'build-js', 'heed'),
+    path.join(ROOT, 'build', 'heed'),
+  ].filter(Boolean);
   return candidates.find((p) => existsSync(p)) ?? null;
 }
 
@@ -23,12 +26,17 @@ export function readJson(file) {
 /** Max |a - b| over two equal-length numeric arrays; both infinite with equal sign count 0. */
 export function maxAbsDiff(a, b) {
   if (a.length !== b.length) throw new Error(`length ${a.length} != ${b.length}`);
-  let worst = 0, at = -1;
+  let worst = 0,
+    at = -1;
   for (let i = 0; i < a.length; i++) {
-    const x = a[i], y = b[i] ?? -Infinity;  // null in goldens = -inf
+    const x = a[i],
+      y = b[i] ?? -Infinity; // null in goldens = -inf
     if (x === y) continue;
     const d = Math.abs(x - y);
-    if (!(d <= worst)) { worst = d; at = i; }
+    if (!(d <= worst)) {
+      worst = d;
+      at = i;
+    }
   }
   return { worst, at };
 }
@@ -37,8 +45,10 @@ export function maxAbsDiff(a, b) {
 export function assertClose(actual, expected, tol, what) {
   const { worst, at } = maxAbsDiff(Array.from(actual), expected.flat(Infinity));
   if (worst > tol || Number.isNaN(worst))
-    throw new Error(`${what}: max |diff| ${worst} > ${tol} at index ${at} ` +
-      `(got ${actual[at]}, want ${expected.flat(Infinity)[at]})`);
+    throw new Error(
+      `${what}: max |diff| ${worst} > ${tol} at index ${at} ` +
+        `(got ${actual[at]}, want ${expected.flat(Infinity)[at]})`,
+    );
 }
 
 /** Row sums of a [..., rows, cols] tensor's last axis. */

@@ -12,32 +12,46 @@ import { loadTranslator } from 'heed';
 import { ROOT, TINY, TINY_POST, assertClose, nativeCli } from './helpers.mjs';
 
 const CLI = nativeCli();
-const TEXTS = ['This package contains the development files.', 'A simple text editor',
+const TEXTS = [
+  'This package contains the development files.',
+  'A simple text editor',
   'It reads the configuration file and starts the server in the background.',
-  'Hello, world! 42 ☃', 'Fonts for displaying mathematical formulas on the screen.'];
-const MODELS = [TINY, TINY_POST, path.join(ROOT, 'models', 'en-fr.heed'),
-  path.join(ROOT, 'models', 'en-de.heed')].filter((m) => existsSync(m));
+  'Hello, world! 42 ☃',
+  'Fonts for displaying mathematical formulas on the screen.',
+];
+const MODELS = [
+  TINY,
+  TINY_POST,
+  path.join(ROOT, 'models', 'en-fr.heed'),
+  path.join(ROOT, 'models', 'en-de.heed'),
+].filter((m) => existsSync(m));
 const work = mkdtempSync(path.join(tmpdir(), 'heed-native-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 function native(model, beam) {
   const out = path.join(work, 'attention.json');
-  execFileSync(CLI, ['translate', '-m', model, '--beam', String(beam), '--attention', out, '--',
-    ...TEXTS], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(
+    CLI,
+    ['translate', '-m', model, '--beam', String(beam), '--attention', out, '--', ...TEXTS],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   return JSON.parse(readFileSync(out, 'utf8'));
 }
 
 for (const model of MODELS)
   for (const beam of [1, 3])
-    test(`${path.basename(model)} beam ${beam}: native and WASM agree`,
-      { skip: !CLI && 'native CLI not built (build-js/heed or build/heed)' }, async () => {
+    test(
+      `${path.basename(model)} beam ${beam}: native and WASM agree`,
+      { skip: !CLI && 'native CLI not built (build-js/heed or build/heed)' },
+      async () => {
         const want = native(model, beam);
         const t = await loadTranslator({ model });
         try {
           const got = await t.translate(TEXTS, { beam, attention: true });
           assert.equal(got.length, want.length);
           for (let i = 0; i < TEXTS.length; i++) {
-            const g = got[i], w = want[i];
+            const g = got[i],
+              w = want[i];
             assert.deepEqual(g.sourceIds, w.sourceIds, TEXTS[i]);
             assert.deepEqual(g.targetIds, w.targetIds, TEXTS[i]);
             assert.equal(g.text, w.text);
@@ -45,14 +59,17 @@ for (const model of MODELS)
             assert.ok(Math.abs(g.scores - w.score) < 1e-4, `score ${g.scores} vs ${w.score}`);
             for (const key of ['encoderSelf', 'decoderSelf', 'cross']) {
               assert.deepEqual(g.attention[key].shape, w.attention[key].shape, key);
-              assertClose(g.attention[key].data, w.attention[key].data, 1e-4,
-                `${TEXTS[i]} ${key}`);
+              assertClose(g.attention[key].data, w.attention[key].data, 1e-4, `${TEXTS[i]} ${key}`);
             }
             g.attention.steps.forEach((s, j) => {
-              assert.deepEqual(s.top.map((c) => c.id), w.attention.steps[j].top.map((c) => c.id));
+              assert.deepEqual(
+                s.top.map((c) => c.id),
+                w.attention.steps[j].top.map((c) => c.id),
+              );
             });
           }
         } finally {
           t.dispose();
         }
-      });
+      },
+    );

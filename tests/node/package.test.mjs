@@ -13,8 +13,11 @@ import { installPackedTarball } from '../packed.mjs';
 
 /** Runs an ES module snippet in a fresh Node process in `cwd`; returns its stdout. */
 function runModule(source, cwd = ROOT) {
-  return execFileSync(process.execPath, ['--input-type=module', '-e', source],
-    { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync(process.execPath, ['--input-type=module', '-e', source], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 test('importing the package starts nothing: no fetch, no compile, no worker', () => {
@@ -56,8 +59,10 @@ test('an engine without WebAssembly SIMD gets NO_SIMD with a clear message', () 
 });
 
 test('internal files are not importable through the exports map', () => {
-  assert.throws(() => runModule(`await import('heed/web/lib/common.js');`),
-    /ERR_PACKAGE_PATH_NOT_EXPORTED/);
+  assert.throws(
+    () => runModule(`await import('heed/web/lib/common.js');`),
+    /ERR_PACKAGE_PATH_NOT_EXPORTED/,
+  );
 });
 
 const work = mkdtempSync(path.join(tmpdir(), 'heed-pack-'));
@@ -65,15 +70,27 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 test('npm pack, install the tarball in an empty project, import it as a user would', async () => {
   const { app, files } = installPackedTarball(work);
-  for (const needed of ['package.json', 'web/lib/heed.js', 'web/lib/heed.d.ts',
-    'web/lib/heed-worker.js', 'web/lib/heed-worker.d.ts', 'web/lib/worker.js',
-    'web/lib/common.js', 'web/lib/heed-core.mjs', 'web/lib/heed.wasm'])
+  for (const needed of [
+    'package.json',
+    'web/lib/heed.js',
+    'web/lib/heed.d.ts',
+    'web/lib/heed-worker.js',
+    'web/lib/heed-worker.d.ts',
+    'web/lib/worker.js',
+    'web/lib/common.js',
+    'web/lib/heed-core.mjs',
+    'web/lib/heed.wasm',
+  ])
     assert.ok(files.includes(needed), `${needed} missing from the tarball`);
   for (const f of files)
-    assert.ok(/^(package\.json|README\.md|web\/lib\/[^/]+|models\/[^/]+\.heed)$/.test(f),
-      `unexpected file in the tarball: ${f}`);
+    assert.ok(
+      /^(package\.json|README\.md|web\/lib\/[^/]+|models\/[^/]+\.heed)$/.test(f),
+      `unexpected file in the tarball: ${f}`,
+    );
 
-  writeFileSync(path.join(app, 'main.mjs'), `
+  writeFileSync(
+    path.join(app, 'main.mjs'),
+    `
     import { loadTranslator, loadAttentionLab, HeedError } from 'heed';
     import { spawnTranslator } from 'heed/worker';
     const t = await loadTranslator({ model: ${JSON.stringify(TINY)} });
@@ -88,9 +105,11 @@ test('npm pack, install the tarball in an empty project, import it as a user wou
     console.log(JSON.stringify({ ids: r.targetIds, workerIds: rw.targetIds,
       shape: r.attention.cross.shape, weights: [...a.weights.data],
       error: err instanceof HeedError && err.code,
-      resolved: import.meta.resolve('heed') }));`);
-  const out = JSON.parse(execFileSync(process.execPath, ['main.mjs'],
-    { cwd: app, encoding: 'utf8' }));
+      resolved: import.meta.resolve('heed') }));`,
+  );
+  const out = JSON.parse(
+    execFileSync(process.execPath, ['main.mjs'], { cwd: app, encoding: 'utf8' }),
+  );
   const local = await loadTranslator({ model: TINY });
   const want = await local.translate('A simple text editor');
   local.dispose();

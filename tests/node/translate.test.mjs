@@ -14,17 +14,21 @@ import { DATA, TINY, TINY_POST, assertClose, product, readJson, rowSums } from '
 
 const GOLDENS_FILE = path.join(DATA, 'tiny_goldens.json');
 const GOLDENS = existsSync(GOLDENS_FILE) ? readJson(GOLDENS_FILE) : null;
-const TEXTS = ['This package contains the development files.', 'A simple text editor',
+const TEXTS = [
+  'This package contains the development files.',
+  'A simple text editor',
   'It reads the configuration file and starts the server in the background.',
-  'Hello, world! 42 ☃'];
+  'Hello, world! 42 ☃',
+];
 const SENTENCE = 'This package contains the development files.';
 
-const rejectsWith = (promise, code, pattern = /./) => assert.rejects(promise, (e) => {
-  assert.ok(e instanceof HeedError, `not a HeedError: ${e}`);
-  assert.equal(e.code, code, e.message);
-  assert.match(e.message, pattern);
-  return true;
-});
+const rejectsWith = (promise, code, pattern = /./) =>
+  assert.rejects(promise, (e) => {
+    assert.ok(e instanceof HeedError, `not a HeedError: ${e}`);
+    assert.equal(e.code, code, e.message);
+    assert.match(e.message, pattern);
+    return true;
+  });
 
 /** Row t of [L][H][T][K] as a flat array of L*H*width values. */
 function rowOf(tensor, t, width) {
@@ -42,59 +46,80 @@ function headOf(tensor, layer, head) {
   return tensor.data.subarray(start, start + Q * K);
 }
 
-for (const [name, file] of [['tiny', TINY], ['tiny-post', TINY_POST]]) {
-  describe(`${name} model matches the PyTorch goldens`,
-    { skip: !GOLDENS && 'tests/data/tiny_goldens.json is missing' }, () => {
-    const g = GOLDENS?.[name];
-    let t;
-    before(async () => { t = await loadTranslator({ model: file }); });
-    after(() => t.dispose());
+for (const [name, file] of [
+  ['tiny', TINY],
+  ['tiny-post', TINY_POST],
+]) {
+  describe(
+    `${name} model matches the PyTorch goldens`,
+    { skip: !GOLDENS && 'tests/data/tiny_goldens.json is missing' },
+    () => {
+      const g = GOLDENS?.[name];
+      let t;
+      before(async () => {
+        t = await loadTranslator({ model: file });
+      });
+      after(() => t.dispose());
 
-    test('info carries the config, metadata and parameter count', () => {
-      assert.equal(t.info.config.d_model, g.config.d_model);
-      assert.equal(t.info.config.heads, g.config.heads);
-      assert.ok(t.info.parameters > 0);
-      assert.equal(typeof t.info.metadata, 'object');
-    });
+      test('info carries the config, metadata and parameter count', () => {
+        assert.equal(t.info.config.d_model, g.config.d_model);
+        assert.equal(t.info.config.heads, g.config.heads);
+        assert.ok(t.info.parameters > 0);
+        assert.equal(typeof t.info.metadata, 'object');
+      });
 
-    test('greedy token ids and attention (teacher-forced in PyTorch) agree', async () => {
-      for (const c of g.cases) {
-        const r = await t.translate(c.text, { maxLength: g.max_length, attention: true });
-        assert.deepEqual(r.sourceIds, c.source_ids, c.text);
-        assert.deepEqual(r.targetIds, c.greedy_ids, c.text);
-        const a = r.attention;
-        const layers = [['encoder', a.encoderSelf], ['decoder_self', a.decoderSelf],
-          ['cross', a.cross]];
-        for (const [key, tensor] of layers)
-          c.attention[key].forEach((want, layer) => {
-            const per = product(tensor.shape.slice(1));
-            assert.equal(want.length, per, `${key} size`);
-            assertClose(tensor.data.subarray(layer * per, (layer + 1) * per), want, 1e-4,
-              `${c.text} ${key} layer ${layer}`);
+      test('greedy token ids and attention (teacher-forced in PyTorch) agree', async () => {
+        for (const c of g.cases) {
+          const r = await t.translate(c.text, { maxLength: g.max_length, attention: true });
+          assert.deepEqual(r.sourceIds, c.source_ids, c.text);
+          assert.deepEqual(r.targetIds, c.greedy_ids, c.text);
+          const a = r.attention;
+          const layers = [
+            ['encoder', a.encoderSelf],
+            ['decoder_self', a.decoderSelf],
+            ['cross', a.cross],
+          ];
+          for (const [key, tensor] of layers)
+            c.attention[key].forEach((want, layer) => {
+              const per = product(tensor.shape.slice(1));
+              assert.equal(want.length, per, `${key} size`);
+              assertClose(
+                tensor.data.subarray(layer * per, (layer + 1) * per),
+                want,
+                1e-4,
+                `${c.text} ${key} layer ${layer}`,
+              );
+            });
+        }
+      });
+
+      test('beam search ids and score agree', async () => {
+        for (const c of g.cases) {
+          const r = await t.translate(c.text, {
+            beam: g.beam,
+            maxLength: g.max_length,
+            lengthPenalty: g.length_penalty,
           });
-      }
-    });
-
-    test('beam search ids and score agree', async () => {
-      for (const c of g.cases) {
-        const r = await t.translate(c.text, { beam: g.beam, maxLength: g.max_length,
-          lengthPenalty: g.length_penalty });
-        assert.deepEqual(r.targetIds, c.beam_ids, c.text);
-        assert.ok(Math.abs(r.scores - c.beam_score) < 1e-4, `${r.scores} vs ${c.beam_score}`);
-      }
-    });
-  });
+          assert.deepEqual(r.targetIds, c.beam_ids, c.text);
+          assert.ok(Math.abs(r.scores - c.beam_score) < 1e-4, `${r.scores} vs ${c.beam_score}`);
+        }
+      });
+    },
+  );
 }
 
 describe('translate', () => {
   let t;
-  before(async () => { t = await loadTranslator({ model: TINY }); });
+  before(async () => {
+    t = await loadTranslator({ model: TINY });
+  });
   after(() => t.dispose());
 
   test('result fields, attention shapes, row sums and causality', async () => {
     const r = await t.translate(SENTENCE, { attention: true });
     const { encoder_layers: Le, decoder_layers: Ld, heads: H } = t.info.config;
-    const S = r.sourceTokens.length, T = r.targetTokens.length;
+    const S = r.sourceTokens.length,
+      T = r.targetTokens.length;
     assert.equal(typeof r.text, 'string');
     assert.equal(r.sourceIds.length, S);
     assert.equal(r.targetIds.length, T);
@@ -137,7 +162,7 @@ describe('translate', () => {
     assert.deepEqual(await t.translate([]), []);
   });
 
-  test('onStep streams every step in order with that step\'s attention rows', async () => {
+  test("onStep streams every step in order with that step's attention rows", async () => {
     const events = [];
     const r = await t.translate(SENTENCE, { attention: true, onStep: (e) => events.push(e) });
     const T = r.targetTokens.length;
@@ -148,13 +173,24 @@ describe('translate', () => {
       assert.equal(e.id, r.targetIds[i]);
       assert.deepEqual(e.tokens, r.targetTokens.slice(0, i + 1));
       assert.deepEqual(e.sourceTokens, r.sourceTokens);
-      assert.deepEqual(e.cross.shape, [r.attention.cross.shape[0], r.attention.cross.shape[1],
-        r.sourceTokens.length]);
+      assert.deepEqual(e.cross.shape, [
+        r.attention.cross.shape[0],
+        r.attention.cross.shape[1],
+        r.sourceTokens.length,
+      ]);
       assert.deepEqual(e.decoderSelf.shape.at(-1), i + 1);
-      assertClose(e.cross.data, rowOf(r.attention.cross, i, r.sourceTokens.length), 1e-6,
-        `cross row ${i}`);
-      assertClose(e.decoderSelf.data, rowOf(r.attention.decoderSelf, i, i + 1), 1e-6,
-        `decoder self row ${i}`);
+      assertClose(
+        e.cross.data,
+        rowOf(r.attention.cross, i, r.sourceTokens.length),
+        1e-6,
+        `cross row ${i}`,
+      );
+      assertClose(
+        e.decoderSelf.data,
+        rowOf(r.attention.decoderSelf, i, i + 1),
+        1e-6,
+        `decoder self row ${i}`,
+      );
       for (const s of rowSums(e.cross)) assert.ok(Math.abs(s - 1) < 1e-5);
     });
   });
@@ -170,7 +206,12 @@ describe('translate', () => {
 
   test('onStep works with beam search and leaves the result unchanged', async () => {
     let n = 0;
-    const r = await t.translate(SENTENCE, { beam: 3, onStep: () => { n++; } });
+    const r = await t.translate(SENTENCE, {
+      beam: 3,
+      onStep: () => {
+        n++;
+      },
+    });
     assert.ok(n > 0);
     assert.deepEqual(r.targetIds, (await t.translate(SENTENCE, { beam: 3 })).targetIds);
   });
@@ -179,24 +220,42 @@ describe('translate', () => {
     await rejectsWith(t.translate(SENTENCE, { signal: AbortSignal.abort() }), 'ABORTED');
     const controller = new AbortController();
     let n = 0;
-    await rejectsWith(t.translate(SENTENCE, { signal: controller.signal,
-      onStep: () => { if (++n === 3) controller.abort(); } }), 'ABORTED');
+    await rejectsWith(
+      t.translate(SENTENCE, {
+        signal: controller.signal,
+        onStep: () => {
+          if (++n === 3) controller.abort();
+        },
+      }),
+      'ABORTED',
+    );
     assert.equal(n, 3);
     assert.ok((await t.translate(SENTENCE)).text.length > 0, 'usable after an abort');
   });
 
   test('an error thrown by onStep rejects the call; the translator stays usable', async () => {
-    await assert.rejects(t.translate(SENTENCE, { onStep: () => { throw new Error('boom'); } }),
-      /boom/);
+    await assert.rejects(
+      t.translate(SENTENCE, {
+        onStep: () => {
+          throw new Error('boom');
+        },
+      }),
+      /boom/,
+    );
     assert.ok((await t.translate(SENTENCE)).text.length > 0);
   });
 
   test('explainHead recomputes the traced weights of every block', async () => {
     const r = await t.translate(SENTENCE, { attention: true });
-    const S = r.sourceTokens.length, T = r.targetTokens.length;
-    const D = t.info.config.d_model, Dh = D / t.info.config.heads;
-    const cases = [['encoder', r.attention.encoderSelf, S, S],
-      ['decoder', r.attention.decoderSelf, T, T], ['cross', r.attention.cross, T, S]];
+    const S = r.sourceTokens.length,
+      T = r.targetTokens.length;
+    const D = t.info.config.d_model,
+      Dh = D / t.info.config.heads;
+    const cases = [
+      ['encoder', r.attention.encoderSelf, S, S],
+      ['decoder', r.attention.decoderSelf, T, T],
+      ['cross', r.attention.cross, T, S],
+    ];
     for (const [block, traced, Lq, Lk] of cases) {
       const e = await t.explainHead(r, { block, layer: 1, head: 2 });
       assert.equal(e.dk, Dh);
@@ -209,11 +268,17 @@ describe('translate', () => {
       assertClose(e.weights.data, [...headOf(traced, 1, 2)], 1e-5, `${block} weights`);
       for (const s of rowSums(e.weightsUnscaled)) assert.ok(Math.abs(s - 1) < 1e-5);
     }
-    await rejectsWith(t.explainHead(r, { block: 'encoder', layer: 99, head: 0 }), 'BAD_INPUT',
-      /layer 99/);
+    await rejectsWith(
+      t.explainHead(r, { block: 'encoder', layer: 99, head: 0 }),
+      'BAD_INPUT',
+      /layer 99/,
+    );
     await rejectsWith(t.explainHead(r, { block: 'nope', layer: 0, head: 0 }), 'BAD_INPUT');
-    await rejectsWith(t.explainHead({ text: 'x' }, { block: 'encoder', layer: 0, head: 0 }),
-      'BAD_INPUT', /TranslationResult/);
+    await rejectsWith(
+      t.explainHead({ text: 'x' }, { block: 'encoder', layer: 0, head: 0 }),
+      'BAD_INPUT',
+      /TranslationResult/,
+    );
   });
 
   test('bad text and options reject with BAD_INPUT and a message naming the problem', async () => {
@@ -240,18 +305,29 @@ describe('translate', () => {
 
 describe('loading', () => {
   test('bad model bytes reject with BAD_MODEL and the C++ message', async () => {
-    await rejectsWith(loadTranslator({ model: new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9]) }),
-      'BAD_MODEL', /\w{4,}/);
+    await rejectsWith(
+      loadTranslator({ model: new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9]) }),
+      'BAD_MODEL',
+      /\w{4,}/,
+    );
     const bytes = await readFile(TINY);
-    await rejectsWith(loadTranslator({ model: bytes.subarray(0, bytes.length - 100) }),
-      'BAD_MODEL', /\w{4,}/);
+    await rejectsWith(
+      loadTranslator({ model: bytes.subarray(0, bytes.length - 100) }),
+      'BAD_MODEL',
+      /\w{4,}/,
+    );
     await rejectsWith(loadTranslator({ model: new ArrayBuffer(0) }), 'BAD_MODEL');
   });
 
   test('models load from a path, a file: URL, a Uint8Array and an ArrayBuffer', async () => {
     const bytes = await readFile(TINY);
-    const sources = [TINY, pathToFileURL(TINY), pathToFileURL(TINY).href, new Uint8Array(bytes),
-      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)];
+    const sources = [
+      TINY,
+      pathToFileURL(TINY),
+      pathToFileURL(TINY).href,
+      new Uint8Array(bytes),
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    ];
     for (const model of sources) {
       const t = await loadTranslator({ model });
       assert.equal(t.info.config.d_model, 32);
@@ -262,7 +338,10 @@ describe('loading', () => {
   test('an HTTP model reports progress; a missing one rejects with LOAD_FAILED', async () => {
     const bytes = await readFile(TINY);
     const server = createServer((req, res) => {
-      if (req.url !== '/tiny.heed') { res.writeHead(404).end(); return; }
+      if (req.url !== '/tiny.heed') {
+        res.writeHead(404).end();
+        return;
+      }
       res.writeHead(200, { 'content-length': bytes.length });
       // why: several chunks, so progress is reported more than once
       for (let i = 0; i < bytes.length; i += 65536) res.write(bytes.subarray(i, i + 65536));
@@ -272,14 +351,19 @@ describe('loading', () => {
     const base = `http://127.0.0.1:${server.address().port}`;
     try {
       const seen = [];
-      const t = await loadTranslator({ model: `${base}/tiny.heed`,
-        onProgress: (fraction, loaded) => seen.push([fraction, loaded]) });
+      const t = await loadTranslator({
+        model: `${base}/tiny.heed`,
+        onProgress: (fraction, loaded) => seen.push([fraction, loaded]),
+      });
       t.dispose();
       assert.ok(seen.length >= 2, `progress calls: ${seen.length}`);
       assert.deepEqual(seen.at(-1), [1, bytes.length]);
       for (let i = 1; i < seen.length; i++) assert.ok(seen[i][0] >= seen[i - 1][0]);
-      await rejectsWith(loadTranslator({ model: new URL('/missing.heed', base) }), 'LOAD_FAILED',
-        /404/);
+      await rejectsWith(
+        loadTranslator({ model: new URL('/missing.heed', base) }),
+        'LOAD_FAILED',
+        /404/,
+      );
     } finally {
       server.close();
     }
@@ -293,8 +377,10 @@ describe('loading', () => {
     await rejectsWith(loadTranslator({ model: TINY, wasmUrl: 7 }), 'BAD_INPUT', /wasmUrl/);
     await rejectsWith(loadTranslator({ model: TINY, extra: 1 }), 'BAD_INPUT', /extra/);
     await rejectsWith(loadTranslator({ model: '/no/such/model.heed' }), 'LOAD_FAILED', /ENOENT/);
-    await rejectsWith(loadTranslator({ model: TINY, wasmUrl: '/no/such/heed.wasm' }),
-      'LOAD_FAILED');
+    await rejectsWith(
+      loadTranslator({ model: TINY, wasmUrl: '/no/such/heed.wasm' }),
+      'LOAD_FAILED',
+    );
   });
 
   test('after dispose every call rejects with DISPOSED', async () => {
@@ -302,7 +388,7 @@ describe('loading', () => {
     const r = await t.translate('A simple text editor');
     const queued = t.translate('A simple text editor');
     t.dispose();
-    t.dispose();  // idempotent
+    t.dispose(); // idempotent
     await rejectsWith(queued, 'DISPOSED');
     await rejectsWith(t.translate('A simple text editor'), 'DISPOSED');
     await rejectsWith(t.explainHead(r, { block: 'encoder', layer: 0, head: 0 }), 'DISPOSED');
@@ -312,7 +398,11 @@ describe('loading', () => {
 
   test('dispose() from inside onStep lets the running call finish, then frees', async () => {
     const t = await loadTranslator({ model: TINY });
-    const r = await t.translate(SENTENCE, { onStep: (e) => { if (e.step === 1) t.dispose(); } });
+    const r = await t.translate(SENTENCE, {
+      onStep: (e) => {
+        if (e.step === 1) t.dispose();
+      },
+    });
     assert.ok(r.targetTokens.length > 2);
     await rejectsWith(t.translate(SENTENCE), 'DISPOSED');
   });

@@ -10,20 +10,26 @@ import { TINY } from './helpers.mjs';
 
 const SENTENCE = 'It reads the configuration file and starts the server in the background.';
 
-const rejectsWith = (promise, code, pattern = /./) => assert.rejects(promise, (e) => {
-  assert.ok(e instanceof HeedError, `not a HeedError: ${e}`);
-  assert.equal(e.code, code, e.message);
-  assert.match(e.message, pattern);
-  return true;
-});
+const rejectsWith = (promise, code, pattern = /./) =>
+  assert.rejects(promise, (e) => {
+    assert.ok(e instanceof HeedError, `not a HeedError: ${e}`);
+    assert.equal(e.code, code, e.message);
+    assert.match(e.message, pattern);
+    return true;
+  });
 
 describe('spawnTranslator', () => {
   let w, local;
   before(async () => {
-    [w, local] = await Promise.all([spawnTranslator({ model: TINY }),
-      loadTranslator({ model: TINY })]);
+    [w, local] = await Promise.all([
+      spawnTranslator({ model: TINY }),
+      loadTranslator({ model: TINY }),
+    ]);
   });
-  after(() => { w.dispose(); local.dispose(); });
+  after(() => {
+    w.dispose();
+    local.dispose();
+  });
 
   test('one HeedError class for both entry points', () => {
     assert.equal(WorkerHeedError, HeedError);
@@ -31,22 +37,36 @@ describe('spawnTranslator', () => {
 
   test('info and translations equal the in-thread translator', async () => {
     assert.deepEqual(w.info, local.info);
-    const [a, b] = await Promise.all([w.translate(SENTENCE, { attention: true, beam: 2 }),
-      local.translate(SENTENCE, { attention: true, beam: 2 })]);
+    const [a, b] = await Promise.all([
+      w.translate(SENTENCE, { attention: true, beam: 2 }),
+      local.translate(SENTENCE, { attention: true, beam: 2 }),
+    ]);
     assert.deepEqual(a, b);
     assert.ok(a.attention.cross.data instanceof Float32Array);
-    assert.deepEqual(await w.translate([SENTENCE, 'A simple text editor']),
-      await local.translate([SENTENCE, 'A simple text editor']));
+    assert.deepEqual(
+      await w.translate([SENTENCE, 'A simple text editor']),
+      await local.translate([SENTENCE, 'A simple text editor']),
+    );
   });
 
   test('step events cross the boundary in order, before the result', async () => {
     const events = [];
     let resolved = false;
-    const r = await w.translate(SENTENCE, { onStep: (e) => {
-      assert.equal(resolved, false);
-      events.push(e);
-    } }).then((x) => { resolved = true; return x; });
-    assert.deepEqual(events.map((e) => e.step), r.targetTokens.map((_, i) => i));
+    const r = await w
+      .translate(SENTENCE, {
+        onStep: (e) => {
+          assert.equal(resolved, false);
+          events.push(e);
+        },
+      })
+      .then((x) => {
+        resolved = true;
+        return x;
+      });
+    assert.deepEqual(
+      events.map((e) => e.step),
+      r.targetTokens.map((_, i) => i),
+    );
     assert.deepEqual(events.at(-1).tokens, r.targetTokens);
     assert.ok(events[0].cross.data instanceof Float32Array);
   });
@@ -72,8 +92,15 @@ describe('spawnTranslator', () => {
   test('abort rejects at once with ABORTED and the worker stays usable', async () => {
     const controller = new AbortController();
     let n = 0;
-    await rejectsWith(w.translate(SENTENCE, { signal: controller.signal,
-      onStep: () => { if (++n === 2) controller.abort(); } }), 'ABORTED');
+    await rejectsWith(
+      w.translate(SENTENCE, {
+        signal: controller.signal,
+        onStep: () => {
+          if (++n === 2) controller.abort();
+        },
+      }),
+      'ABORTED',
+    );
     await rejectsWith(w.translate(SENTENCE, { signal: AbortSignal.abort() }), 'ABORTED');
     // a queued call aborted before it starts
     const c2 = new AbortController();
@@ -86,8 +113,14 @@ describe('spawnTranslator', () => {
   });
 
   test('an onStep error rejects the call with that error', async () => {
-    await assert.rejects(w.translate(SENTENCE, { onStep: () => { throw new Error('boom'); } }),
-      /boom/);
+    await assert.rejects(
+      w.translate(SENTENCE, {
+        onStep: () => {
+          throw new Error('boom');
+        },
+      }),
+      /boom/,
+    );
     assert.ok((await w.translate(SENTENCE)).text.length > 0);
   });
 
@@ -105,8 +138,10 @@ describe('spawnTranslator loading and dispose', () => {
   test('bad model bytes reject with BAD_MODEL; bad paths with LOAD_FAILED', async () => {
     await rejectsWith(spawnTranslator({ model: new Uint8Array(100) }), 'BAD_MODEL');
     await rejectsWith(spawnTranslator({ model: '/no/such.heed' }), 'LOAD_FAILED');
-    await rejectsWith(spawnTranslator({ model: TINY, workerUrl: '/no/such/worker.js' }),
-      'LOAD_FAILED');
+    await rejectsWith(
+      spawnTranslator({ model: TINY, workerUrl: '/no/such/worker.js' }),
+      'LOAD_FAILED',
+    );
     await rejectsWith(spawnTranslator({ model: TINY, bogus: 1 }), 'BAD_INPUT', /bogus/);
   });
 

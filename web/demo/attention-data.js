@@ -18,7 +18,8 @@ export function decoderInputs(targetTokens) {
 export function sliceHead(tensor, layer, head) {
   const [, H, Q, K] = tensor.shape;
   const size = Q * K;
-  if (head !== 'avg') return tensor.data.slice((layer * H + head) * size, (layer * H + head + 1) * size);
+  if (head !== 'avg')
+    return tensor.data.slice((layer * H + head) * size, (layer * H + head + 1) * size);
   const out = new Float32Array(size);
   for (let h = 0; h < H; h++) {
     const base = (layer * H + h) * size;
@@ -30,10 +31,20 @@ export function sliceHead(tensor, layer, head) {
 /** The tensor and labels of one attention block of a finished result. */
 export function blockInfo(result, block) {
   const a = result.attention;
-  if (block === 'encoder') return { tensor: a.encoderSelf, rowLabels: result.sourceTokens, colLabels: result.sourceTokens };
+  if (block === 'encoder')
+    return {
+      tensor: a.encoderSelf,
+      rowLabels: result.sourceTokens,
+      colLabels: result.sourceTokens,
+    };
   // why: decoder rows are labelled by the piece each step produced (as in the trace and
   // explainHead's queryTokens); its keys by the piece each position consumed.
-  if (block === 'decoder') return { tensor: a.decoderSelf, rowLabels: result.targetTokens, colLabels: decoderInputs(result.targetTokens) };
+  if (block === 'decoder')
+    return {
+      tensor: a.decoderSelf,
+      rowLabels: result.targetTokens,
+      colLabels: decoderInputs(result.targetTokens),
+    };
   return { tensor: a.cross, rowLabels: result.targetTokens, colLabels: result.sourceTokens };
 }
 
@@ -49,25 +60,43 @@ export function headMatrix(result, block, layer, head) {
  * (a row whose kept weights sum to 0 stays 0). Returns the matrix and what was hidden.
  */
 export function hideSpecials(m) {
-  const keepR = [], keepC = [];
-  m.rowLabels.forEach((t, i) => { if (!isSpecial(t)) keepR.push(i); });
-  m.colLabels.forEach((t, j) => { if (!isSpecial(t)) keepC.push(j); });
+  const keepR = [],
+    keepC = [];
+  m.rowLabels.forEach((t, i) => {
+    if (!isSpecial(t)) keepR.push(i);
+  });
+  m.colLabels.forEach((t, j) => {
+    if (!isSpecial(t)) keepC.push(j);
+  });
   const hidden = [...new Set([...m.rowLabels, ...m.colLabels].filter(isSpecial))];
   const out = new Float32Array(keepR.length * keepC.length);
   keepR.forEach((i, r) => {
     let sum = 0;
     for (const j of keepC) sum += m.values[i * m.cols + j];
-    keepC.forEach((j, c) => { out[r * keepC.length + c] = sum > 0 ? m.values[i * m.cols + j] / sum : 0; });
+    keepC.forEach((j, c) => {
+      out[r * keepC.length + c] = sum > 0 ? m.values[i * m.cols + j] / sum : 0;
+    });
   });
-  return { matrix: matrix(keepR.length, keepC.length, out, keepR.map((i) => m.rowLabels[i]),
-    keepC.map((j) => m.colLabels[j])), hidden, rowIndex: keepR, colIndex: keepC };
+  return {
+    matrix: matrix(
+      keepR.length,
+      keepC.length,
+      out,
+      keepR.map((i) => m.rowLabels[i]),
+      keepC.map((j) => m.colLabels[j]),
+    ),
+    hidden,
+    rowIndex: keepR,
+    colIndex: keepC,
+  };
 }
 
 /** Groups pieces into words: a piece starting with "▁" (or a special token) starts a word. */
 export function wordGroups(tokens) {
   const groups = [];
   tokens.forEach((t, i) => {
-    const starts = groups.length === 0 || t.startsWith('▁') || isSpecial(t) || isSpecial(tokens[i - 1]);
+    const starts =
+      groups.length === 0 || t.startsWith('▁') || isSpecial(t) || isSpecial(tokens[i - 1]);
     if (starts) groups.push({ label: '', members: [] });
     const g = groups[groups.length - 1];
     g.members.push(i);
@@ -82,7 +111,8 @@ export function wordGroups(tokens) {
  * its query pieces, so rows still sum to what they summed to before.
  */
 export function mergeWords(m) {
-  const rg = wordGroups(m.rowLabels), cg = wordGroups(m.colLabels);
+  const rg = wordGroups(m.rowLabels),
+    cg = wordGroups(m.colLabels);
   const out = new Float32Array(rg.length * cg.length);
   rg.forEach((r, a) => {
     cg.forEach((c, b) => {
@@ -91,8 +121,17 @@ export function mergeWords(m) {
       out[a * cg.length + b] = s / r.members.length;
     });
   });
-  return { matrix: matrix(rg.length, cg.length, out, rg.map((g) => g.label), cg.map((g) => g.label)),
-    rowGroups: rg, colGroups: cg };
+  return {
+    matrix: matrix(
+      rg.length,
+      cg.length,
+      out,
+      rg.map((g) => g.label),
+      cg.map((g) => g.label),
+    ),
+    rowGroups: rg,
+    colGroups: cg,
+  };
 }
 
 /**
@@ -108,7 +147,9 @@ export function prepare(m, { hide = false, merge = false, blocked = null } = {})
   if (hide) {
     const h = hideSpecials(cur);
     if (h.hidden.length) {
-      notes.push(`Hidden special tokens ${h.hidden.join(', ')}; each row renormalised to sum to 1.`);
+      notes.push(
+        `Hidden special tokens ${h.hidden.join(', ')}; each row renormalised to sum to 1.`,
+      );
       cur = h.matrix;
       rowsOf = h.rowIndex.map((i) => rowsOf[i]);
       colsOf = h.colIndex.map((j) => colsOf[j]);
@@ -121,17 +162,23 @@ export function prepare(m, { hide = false, merge = false, blocked = null } = {})
     rowsOf = w.rowGroups.map((g) => g.members.flatMap((i) => rowsOf[i]));
     colsOf = w.colGroups.map((g) => g.members.flatMap((j) => colsOf[j]));
     if (cur.rows !== before[0] || cur.cols !== before[1]) {
-      notes.push(`Merged subword pieces into words (${before[0]}×${before[1]} pieces → ${cur.rows}×${cur.cols} words): ` +
-        'weights summed over the key pieces of a word, averaged over its query pieces.');
+      notes.push(
+        `Merged subword pieces into words (${before[0]}×${before[1]} pieces → ${cur.rows}×${cur.cols} words): ` +
+          'weights summed over the key pieces of a word, averaged over its query pieces.',
+      );
     }
   }
   // a displayed cell is masked when every raw cell behind it is masked
   let outBlocked = null;
   if (blocked) {
     outBlocked = new Uint8Array(cur.rows * cur.cols);
-    rowsOf.forEach((rs, a) => colsOf.forEach((cs, b) => {
-      outBlocked[a * cur.cols + b] = rs.every((i) => cs.every((j) => blocked[i * m.cols + j])) ? 1 : 0;
-    }));
+    rowsOf.forEach((rs, a) =>
+      colsOf.forEach((cs, b) => {
+        outBlocked[a * cur.cols + b] = rs.every((i) => cs.every((j) => blocked[i * m.cols + j]))
+          ? 1
+          : 0;
+      }),
+    );
   }
   return { matrix: cur, notes, blocked: outBlocked };
 }
@@ -144,12 +191,18 @@ export function causalMask(rows, cols) {
 }
 
 /** Text of a piece sequence, for tooltips and summaries ("▁le ▁chat" -> "le chat"). */
-export function showPiece(t) { return t.startsWith('▁') ? t.slice(1) || '▁' : t; }
+export function showPiece(t) {
+  return t.startsWith('▁') ? t.slice(1) || '▁' : t;
+}
 
 /** Row-major Float32Array -> array of row arrays (for JSON export). */
 export function toRows(values, rows, cols) {
-  return Array.from({ length: rows }, (_, i) => Array.from(values.subarray(i * cols, (i + 1) * cols)));
+  return Array.from({ length: rows }, (_, i) =>
+    Array.from(values.subarray(i * cols, (i + 1) * cols)),
+  );
 }
 
 /** Tensor [n][m] (or [n]) -> rows, cols. */
-export function dims(t) { return t.shape.length === 1 ? [1, t.shape[0]] : [t.shape[0], t.shape[1]]; }
+export function dims(t) {
+  return t.shape.length === 1 ? [1, t.shape[0]] : [t.shape[0], t.shape[1]];
+}

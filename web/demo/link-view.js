@@ -11,10 +11,14 @@ export class LinkView {
   constructor({ title, onFocus } = {}) {
     this.title = title ?? '';
     this.onFocus = onFocus;
-    this.canvas = el('canvas.link-canvas', { tabindex: 0, role: 'application', 'aria-roledescription': 'attention links' });
+    this.canvas = el('canvas.link-canvas', {
+      tabindex: 0,
+      role: 'application',
+      'aria-roledescription': 'attention links',
+    });
     this.caption = el('span.matrix-title', { text: this.title });
     this.element = el('figure.matrix.links', {}, el('figcaption', {}, this.caption), this.canvas);
-    this.sel = -1;   // selected query row, -1 = all
+    this.sel = -1; // selected query row, -1 = all
     this.side = 'q';
     this.bind();
   }
@@ -23,18 +27,35 @@ export class LinkView {
   set(m, { title, visibleRows = Infinity } = {}) {
     this.m = m;
     this.visibleRows = visibleRows;
-    if (title !== undefined) { this.title = title; this.caption.textContent = title; }
+    if (title !== undefined) {
+      this.title = title;
+      this.caption.textContent = title;
+    }
     if (this.sel >= m.rows) this.sel = -1;
-    this.canvas.setAttribute('aria-label', `${this.title}: lines from ${m.rows} query tokens to ${m.cols} key tokens. Up and down arrows pick a query token.`);
+    this.canvas.setAttribute(
+      'aria-label',
+      `${this.title}: lines from ${m.rows} query tokens to ${m.cols} key tokens. Up and down arrows pick a query token.`,
+    );
     this.draw();
   }
 
   geometry() {
     const n = Math.max(this.m.rows, this.m.cols);
     const rowH = Math.max(12, Math.min(22, Math.floor(900 / Math.max(1, n))));
-    const width = Math.min(560, Math.max(320, (this.element.isConnected && this.element.clientWidth) || 480));
+    const width = Math.min(
+      560,
+      Math.max(320, (this.element.isConnected && this.element.clientWidth) || 480),
+    );
     const colW = 130;
-    return { rowH, width, height: n * rowH + 36, xl: colW, xr: width - colW, top: 28, font: Math.min(13, rowH - 2) };
+    return {
+      rowH,
+      width,
+      height: n * rowH + 36,
+      xl: colW,
+      xr: width - colW,
+      top: 28,
+      font: Math.min(13, rowH - 2),
+    };
   }
 
   draw() {
@@ -97,7 +118,11 @@ export class LinkView {
       if (this.sel >= 0) {
         ctx.fillStyle = theme.muted;
         ctx.font = `10px ${FONT}`;
-        ctx.fillText(fmt(w, 2), G.xr + 8 + Math.min(90, ctx.measureText(colLabels[j]).width * 1.2 + 8), yq(j));
+        ctx.fillText(
+          fmt(w, 2),
+          G.xr + 8 + Math.min(90, ctx.measureText(colLabels[j]).width * 1.2 + 8),
+          yq(j),
+        );
       }
     }
   }
@@ -117,8 +142,12 @@ export class LinkView {
     this.canvas.dataset.cursor = String(i);
     if (i < 0 || !this.m) return;
     const { cols, values, rowLabels, colLabels } = this.m;
-    const top = [...Array(cols).keys()].sort((a, b) => values[i * cols + b] - values[i * cols + a]).slice(0, 3);
-    const text = `${rowLabels[i]} looks at ` + top.map((j) => `${colLabels[j]} ${fmt(values[i * cols + j], 2)}`).join(', ');
+    const top = [...Array(cols).keys()]
+      .sort((a, b) => values[i * cols + b] - values[i * cols + a])
+      .slice(0, 3);
+    const text =
+      `${rowLabels[i]} looks at ` +
+      top.map((j) => `${colLabels[j]} ${fmt(values[i * cols + j], 2)}`).join(', ');
     if (speak) announce(text);
     return text;
   }
@@ -128,11 +157,20 @@ export class LinkView {
     c.addEventListener('pointermove', (ev) => {
       if (!this.m) return;
       const i = this.rowAt(ev);
-      if (i !== this.sel && i >= 0) { const t = this.select(i, false); showTip([t], ev.pageX, ev.pageY); }
+      if (i !== this.sel && i >= 0) {
+        const t = this.select(i, false);
+        showTip([t], ev.pageX, ev.pageY);
+      }
     });
     c.addEventListener('pointerenter', () => this.onFocus?.());
-    c.addEventListener('pointerleave', () => { hideTip(); if (document.activeElement !== c) this.select(-1); });
-    c.addEventListener('focus', () => { this.onFocus?.(); if (this.m) this.select(Math.max(0, this.sel), true); });
+    c.addEventListener('pointerleave', () => {
+      hideTip();
+      if (document.activeElement !== c) this.select(-1);
+    });
+    c.addEventListener('focus', () => {
+      this.onFocus?.();
+      if (this.m) this.select(Math.max(0, this.sel), true);
+    });
     c.addEventListener('keydown', (ev) => {
       if (!this.m) return;
       const n = Math.min(this.m.rows, this.visibleRows);
@@ -151,7 +189,8 @@ export class LinkView {
     const measure = cv.getContext('2d');
     measure.font = `11px ${FONT}`;
     const W = Math.max(G.width, ...notes.map((n) => Math.ceil(measure.measureText(n).width + 16)));
-    cv.width = W * 2; cv.height = (G.height + titleH) * 2;
+    cv.width = W * 2;
+    cv.height = (G.height + titleH) * 2;
     const ctx = cv.getContext('2d');
     ctx.scale(2, 2);
     ctx.fillStyle = '#fff';
@@ -174,20 +213,34 @@ export class LinkView {
     const yq = (i) => titleH + G.top + (i + 0.5) * G.rowH;
     let max = 0;
     for (const v of values) max = Math.max(max, v);
-    const out = [`<svg xmlns="http://www.w3.org/2000/svg" width="${G.width}" height="${G.height + titleH}" font-family="system-ui, sans-serif">`,
+    const out = [
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${G.width}" height="${G.height + titleH}" font-family="system-ui, sans-serif">`,
       `<rect width="100%" height="100%" fill="#fff"/>`,
-      `<text x="8" y="20" font-size="14" font-weight="bold">${escapeXml(this.title)}</text>`];
-    notes.forEach((n, k) => out.push(`<text x="8" y="${38 + k * 16}" font-size="11">${escapeXml(n)}</text>`));
+      `<text x="8" y="20" font-size="14" font-weight="bold">${escapeXml(this.title)}</text>`,
+    ];
+    notes.forEach((n, k) =>
+      out.push(`<text x="8" y="${38 + k * 16}" font-size="11">${escapeXml(n)}</text>`),
+    );
     for (let i = 0; i < Math.min(rows, this.visibleRows); i++) {
       for (let j = 0; j < cols; j++) {
         const w = values[i * cols + j] / (max || 1);
         if (w < 0.02) continue;
         const mx = (G.xl + G.xr) / 2;
-        out.push(`<path d="M${G.xl} ${yq(i)}C${mx} ${yq(i)} ${mx} ${yq(j)} ${G.xr} ${yq(j)}" fill="none" stroke="${cssAt('sequential', 0.15 + 0.85 * w)}" stroke-opacity="${(0.1 + 0.8 * w).toFixed(3)}" stroke-width="${(0.5 + 4 * w).toFixed(2)}"/>`);
+        out.push(
+          `<path d="M${G.xl} ${yq(i)}C${mx} ${yq(i)} ${mx} ${yq(j)} ${G.xr} ${yq(j)}" fill="none" stroke="${cssAt('sequential', 0.15 + 0.85 * w)}" stroke-opacity="${(0.1 + 0.8 * w).toFixed(3)}" stroke-width="${(0.5 + 4 * w).toFixed(2)}"/>`,
+        );
       }
     }
-    rowLabels.forEach((t, i) => out.push(`<text x="${G.xl - 8}" y="${yq(i)}" font-size="${G.font}" text-anchor="end" dominant-baseline="middle">${escapeXml(t)}</text>`));
-    colLabels.forEach((t, j) => out.push(`<text x="${G.xr + 8}" y="${yq(j)}" font-size="${G.font}" dominant-baseline="middle">${escapeXml(t)}</text>`));
+    rowLabels.forEach((t, i) =>
+      out.push(
+        `<text x="${G.xl - 8}" y="${yq(i)}" font-size="${G.font}" text-anchor="end" dominant-baseline="middle">${escapeXml(t)}</text>`,
+      ),
+    );
+    colLabels.forEach((t, j) =>
+      out.push(
+        `<text x="${G.xr + 8}" y="${yq(j)}" font-size="${G.font}" dominant-baseline="middle">${escapeXml(t)}</text>`,
+      ),
+    );
     out.push('</svg>');
     return out.join('\n');
   }
@@ -195,7 +248,18 @@ export class LinkView {
   toJSON(extra = {}) {
     const { rows, cols, values, rowLabels, colLabels } = this.m;
     const v = [];
-    for (let i = 0; i < Math.min(rows, this.visibleRows); i++) v.push(Array.from(values.subarray(i * cols, (i + 1) * cols), (x) => Number(x.toPrecision(7))));
-    return { title: this.title, rowAxis: 'query', colAxis: 'key', rowLabels, colLabels, values: v, ...extra };
+    for (let i = 0; i < Math.min(rows, this.visibleRows); i++)
+      v.push(
+        Array.from(values.subarray(i * cols, (i + 1) * cols), (x) => Number(x.toPrecision(7))),
+      );
+    return {
+      title: this.title,
+      rowAxis: 'query',
+      colAxis: 'key',
+      rowLabels,
+      colLabels,
+      values: v,
+      ...extra,
+    };
   }
 }

@@ -3,16 +3,26 @@
 // The .wasm and the page's own files rely on HTTP caching: the server sends an ETag and
 // `Cache-Control: no-cache`, so the browser revalidates them and gets 304 Not Modified.
 
-import { readBody } from '../lib/common.js';
-
 const CACHE = 'heed-models-v1';
 
-/** Reads a Response body into one Uint8Array, reporting (fraction, bytes). */
+/**
+ * Reads a Response body into one Uint8Array, reporting (fraction, bytes) as chunks pass
+ * through a counting stream (the package's own reader is internal to it).
+ */
 async function readWithProgress(res, expected, onProgress) {
   const total = Number(res.headers.get('content-length')) || expected || NaN;
-  const bytes = await readBody(res, (n) =>
-    onProgress?.(Number.isFinite(total) ? Math.min(1, n / total) : NaN, n));
-  if (!res.body) onProgress?.(1, bytes.length);  // not streamed: no chunk was reported
+  let loaded = 0;
+  const counted = res.body?.pipeThrough(
+    new TransformStream({
+      transform(chunk, controller) {
+        loaded += chunk.length;
+        onProgress?.(Number.isFinite(total) ? Math.min(1, loaded / total) : NaN, loaded);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  const bytes = new Uint8Array(await (counted ? new Response(counted) : res).arrayBuffer());
+  if (!counted) onProgress?.(1, bytes.length); // not streamed: no chunk was reported
   return bytes;
 }
 
@@ -43,11 +53,17 @@ export async function fetchModel(url, { expectedSize, onProgress, signal } = {})
     onProgress?.(1, bytes.length);
     return { bytes, source: 'cache' };
   }
-  if (!res.ok) throw new Error(`the server answered ${res.status} ${res.statusText || ''} for ${url}`.trim());
+  if (!res.ok)
+    throw new Error(`the server answered ${res.status} ${res.statusText || ''} for ${url}`.trim());
   const bytes = await readWithProgress(res, expectedSize, onProgress);
   if (cache && res.headers.get('etag')) {
-    const copy = new Response(bytes, { headers: { 'content-type': 'application/octet-stream',
-      etag: res.headers.get('etag'), 'content-length': String(bytes.length) } });
+    const copy = new Response(bytes, {
+      headers: {
+        'content-type': 'application/octet-stream',
+        etag: res.headers.get('etag'),
+        'content-length': String(bytes.length),
+      },
+    });
     await cache.put(url, copy).catch(() => {}); // quota errors only cost the next visit a download
   }
   return { bytes, source: 'network' };

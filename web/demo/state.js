@@ -2,16 +2,25 @@
 // screen. Kept in the hash (#text=...&model=...), so a view can be shared and reopened.
 
 export const DEFAULTS = {
-  text: '', model: '', beam: 1,
-  view: 'timeline',           // timeline | attention | explain | lab | positions
-  block: 'cross',             // encoder | decoder | cross
-  layer: 0, head: 0,          // head: number or 'avg'
-  step: -1,                   // timeline: tokens shown (-1 = all)
-  merge: false, hide: false,  // merge pieces into words; hide special tokens
-  show: 'heatmap',            // attention view: heatmap | links
-  xstep: 0, unscaled: false,  // explainer step, show the softmax without scaling
-  lab: 'example', score: 'scaled_dot', mask: 'causal', window: 1,
-  plen: 32, pdim: 64,         // positional encoding length and width
+  text: '',
+  model: '',
+  beam: 1,
+  view: 'timeline', // timeline | attention | explain | lab | positions
+  block: 'cross', // encoder | decoder | cross
+  layer: 0,
+  head: 0, // head: number or 'avg'
+  step: -1, // timeline: tokens shown (-1 = all)
+  merge: false,
+  hide: false, // merge pieces into words; hide special tokens
+  show: 'heatmap', // attention view: heatmap | links
+  xstep: 0,
+  unscaled: false, // explainer step, show the softmax without scaling
+  lab: 'example',
+  score: 'scaled_dot',
+  mask: 'causal',
+  window: 1,
+  plen: 32,
+  pdim: 64, // positional encoding length and width
 };
 
 const VIEWS = ['timeline', 'attention', 'explain', 'lab', 'positions'];

@@ -6,7 +6,8 @@ export function el(spec, attrs = {}, ...children) {
   const [, tag = 'div', rest = ''] = spec.match(/^([a-z0-9-]*)(.*)$/i);
   const node = document.createElement(tag || 'div');
   for (const part of rest.match(/[.#][^.#]+/g) ?? []) {
-    if (part[0] === '.') node.classList.add(part.slice(1)); else node.id = part.slice(1);
+    if (part[0] === '.') node.classList.add(part.slice(1));
+    else node.id = part.slice(1);
   }
   for (const [k, v] of Object.entries(attrs ?? {})) {
     if (v === undefined || v === null || v === false) continue;
@@ -21,7 +22,10 @@ export function el(spec, attrs = {}, ...children) {
 
 let tip = null;
 function tooltip() {
-  if (!tip) { tip = el('div.tooltip', { role: 'presentation', 'aria-hidden': 'true' }); document.body.append(tip); }
+  if (!tip) {
+    tip = el('div.tooltip', { role: 'presentation', 'aria-hidden': 'true' });
+    document.body.append(tip);
+  }
   return tip;
 }
 /** Shows the tooltip with lines of text near page position (x, y). */
@@ -29,13 +33,16 @@ export function showTip(lines, x, y) {
   const t = tooltip();
   t.replaceChildren(...lines.map((l, i) => el(i === 0 ? 'strong' : 'span', { text: l })));
   t.hidden = false;
-  const w = t.offsetWidth, h = t.offsetHeight;
+  const w = t.offsetWidth,
+    h = t.offsetHeight;
   const left = Math.min(x + 14, window.scrollX + document.documentElement.clientWidth - w - 8);
   const top = y + 18 + h > window.scrollY + window.innerHeight ? y - h - 10 : y + 18;
   t.style.left = `${Math.max(4, left)}px`;
   t.style.top = `${Math.max(4, top)}px`;
 }
-export function hideTip() { if (tip) tip.hidden = true; }
+export function hideTip() {
+  if (tip) tip.hidden = true;
+}
 
 /** Speaks text through the page's polite live region. */
 export function announce(text) {
@@ -79,13 +86,26 @@ let themeCache = null;
 /** Canvas colours of the current light/dark theme, read once per colour-scheme change. */
 export function theme() {
   if (!themeCache) {
-    themeCache = { fg: cssVar('--fg') || '#222', muted: cssVar('--muted') || '#666',
-      bg: cssVar('--panel') || '#fff', accent: cssVar('--accent') || '#d0417e' };
-    window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { themeCache = null; }, { once: true });
+    themeCache = {
+      fg: cssVar('--fg') || '#222',
+      muted: cssVar('--muted') || '#666',
+      bg: cssVar('--panel') || '#fff',
+      accent: cssVar('--accent') || '#d0417e',
+    };
+    window.matchMedia('(prefers-color-scheme: dark)').addEventListener(
+      'change',
+      () => {
+        themeCache = null;
+      },
+      { once: true },
+    );
   }
   return themeCache;
 }
 
 export function escapeXml(s) {
-  return String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
+  return String(s).replace(
+    /[<>&"']/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c],
+  );
 }

@@ -5,17 +5,30 @@ import { el } from './ui.js';
 import { MatrixView, drawThumb } from './matrix-view.js';
 import { LinkView } from './link-view.js';
 import { headMatrix, prepare, causalMask } from './attention-data.js';
-import { headPicker, displayToggles, segmented, notesBox, blockShape, BLOCK_NAMES } from './controls.js';
+import {
+  headPicker,
+  displayToggles,
+  segmented,
+  notesBox,
+  blockShape,
+  BLOCK_NAMES,
+} from './controls.js';
 
 export const BLOCK_NOTES = {
-  encoder: 'Each source piece (row, the query) attends to every source piece (column, the key); nothing is masked. Each row sums to 1.',
-  decoder: 'Masked self-attention: row t is the step that wrote target piece t. Its keys are the decoder’s inputs — the start token <s>, then the pieces already written — and it may only look at inputs 0…t. Hatched cells are masked out before the softmax: the causal triangle.',
-  cross: 'Row t is the decoding step that wrote target piece t; its query comes from the decoder, the keys and values from the encoder’s output for each source piece. Translation alignments show up here.',
+  encoder:
+    'Each source piece (row, the query) attends to every source piece (column, the key); nothing is masked. Each row sums to 1.',
+  decoder:
+    'Masked self-attention: row t is the step that wrote target piece t. Its keys are the decoder’s inputs — the start token <s>, then the pieces already written — and it may only look at inputs 0…t. Hatched cells are masked out before the softmax: the causal triangle.',
+  cross:
+    'Row t is the decoding step that wrote target piece t; its query comes from the decoder, the keys and values from the encoder’s output for each source piece. Translation alignments show up here.',
 };
 
 export function axisNames(block) {
-  return block === 'cross' ? ['target (query)', 'source (key)']
-    : block === 'decoder' ? ['target step (query)', 'decoder input (key)'] : ['source (query)', 'source (key)'];
+  return block === 'cross'
+    ? ['target (query)', 'source (key)']
+    : block === 'decoder'
+      ? ['target step (query)', 'decoder input (key)']
+      : ['source (query)', 'source (key)'];
 }
 
 /** The display matrix for the current state, with its notes and mask. */
@@ -34,70 +47,143 @@ export function headTitle(state, block = state.block) {
 export function createAttentionView(app) {
   const picker = headPicker(app, { idPrefix: 'att' });
   const toggles = displayToggles(app, 'att');
-  const show = segmented(app, 'show', [['heatmap', 'Heatmap'], ['links', 'Links']], 'Show as');
+  const show = segmented(
+    app,
+    'show',
+    [
+      ['heatmap', 'Heatmap'],
+      ['links', 'Links'],
+    ],
+    'Show as',
+  );
   const notes = notesBox();
   const blockNote = el('p.note');
   const grids = el('div.grids', { role: 'group', 'aria-label': 'All heads: pick one' });
   const empty = el('p.note', { text: 'Translate a sentence to see its attention.' });
-  const mv = new MatrixView({ title: '', domain: 'zeroMax', rowAxis: 'query', colAxis: 'key', maxCell: 34,
-    onFocus: () => app.setActive(target()) });
+  const mv = new MatrixView({
+    title: '',
+    domain: 'zeroMax',
+    rowAxis: 'query',
+    colAxis: 'key',
+    maxCell: 34,
+    onFocus: () => app.setActive(target()),
+  });
   const lv = new LinkView({ onFocus: () => app.setActive(target()) });
   const main = el('div.att-main');
-  const element = el('div.view-attention', {},
+  const element = el(
+    'div.view-attention',
+    {},
     el('div.row', {}, picker.node, show.node, toggles.node),
     el('h3', { text: 'Every head at a glance' }),
-    el('p.note', { text: 'One thumbnail per layer (row) and head (column); “avg” is the mean over the heads of a layer. Click one to open it below.' }),
-    grids, blockNote, notes.node, main, empty);
+    el('p.note', {
+      text: 'One thumbnail per layer (row) and head (column); “avg” is the mean over the heads of a layer. Click one to open it below.',
+    }),
+    grids,
+    blockNote,
+    notes.node,
+    main,
+    empty,
+  );
   let thumbKey = null;
   let cur = null;
 
   function target() {
     if (!cur) return null;
     const view = app.state.show === 'links' ? lv : mv;
-    const meta = { block: app.state.block, layer: app.state.layer, head: app.state.head, merged: app.state.merge,
-      hiddenSpecials: app.state.hide, notes: cur.notes };
-    return { title: headTitle(app.state), slug: `${app.state.block}-l${app.state.layer + 1}-h${app.state.head === 'avg' ? 'avg' : app.state.head + 1}`,
-      png: () => view.toPNG(cur.notes), svg: () => view.toSVG(cur.notes), json: () => view.toJSON(meta) };
+    const meta = {
+      block: app.state.block,
+      layer: app.state.layer,
+      head: app.state.head,
+      merged: app.state.merge,
+      hiddenSpecials: app.state.hide,
+      notes: cur.notes,
+    };
+    return {
+      title: headTitle(app.state),
+      slug: `${app.state.block}-l${app.state.layer + 1}-h${app.state.head === 'avg' ? 'avg' : app.state.head + 1}`,
+      png: () => view.toPNG(cur.notes),
+      svg: () => view.toSVG(cur.notes),
+      json: () => view.toJSON(meta),
+    };
   }
 
   function drawGrids() {
-    const key = [app.resultId, app.state.merge, app.state.hide, app.state.block, app.state.layer, app.state.head].join('|');
+    const key = [
+      app.resultId,
+      app.state.merge,
+      app.state.hide,
+      app.state.block,
+      app.state.layer,
+      app.state.head,
+    ].join('|');
     if (key === thumbKey) return;
-    const redrawAll = !thumbKey || thumbKey.split('|').slice(0, 3).join('|') !== key.split('|').slice(0, 3).join('|');
+    const redrawAll =
+      !thumbKey ||
+      thumbKey.split('|').slice(0, 3).join('|') !== key.split('|').slice(0, 3).join('|');
     thumbKey = key;
     if (redrawAll) {
       grids.replaceChildren();
       for (const block of ['encoder', 'decoder', 'cross']) {
         const { layers, heads } = blockShape(app.result, block);
-        const g = el('div.head-grid', { style: `grid-template-columns: auto repeat(${heads + 1}, auto)` });
-        g.append(el('span'), ...Array.from({ length: heads }, (_, h) => el('span.colhead', { text: `h${h + 1}` })), el('span.colhead', { text: 'avg' }));
+        const g = el('div.head-grid', {
+          style: `grid-template-columns: auto repeat(${heads + 1}, auto)`,
+        });
+        g.append(
+          el('span'),
+          ...Array.from({ length: heads }, (_, h) => el('span.colhead', { text: `h${h + 1}` })),
+          el('span.colhead', { text: 'avg' }),
+        );
         for (let l = 0; l < layers; l++) {
           g.append(el('span.lab', { text: `layer ${l + 1}` }));
           for (const h of [...Array(heads).keys(), 'avg']) {
             const c = el('canvas', { width: 1, height: 1 });
-            const { matrix } = prepare(headMatrix(app.result, block, l, h), { merge: app.state.merge, hide: app.state.hide });
+            const { matrix } = prepare(headMatrix(app.result, block, l, h), {
+              merge: app.state.merge,
+              hide: app.state.hide,
+            });
             drawThumb(c, matrix, 'sequential', [0, Math.max(1e-6, maxOf(matrix.values))]);
-            g.append(el('button', { type: 'button', 'data-block': block, 'data-layer': l, 'data-head': h,
-              'aria-label': `${BLOCK_NAMES[block]}, layer ${l + 1}, ${h === 'avg' ? 'average of heads' : `head ${h + 1}`}`,
-              onclick: () => app.set({ block, layer: l, head: h }) }, c));
+            g.append(
+              el(
+                'button',
+                {
+                  type: 'button',
+                  'data-block': block,
+                  'data-layer': l,
+                  'data-head': h,
+                  'aria-label': `${BLOCK_NAMES[block]}, layer ${l + 1}, ${h === 'avg' ? 'average of heads' : `head ${h + 1}`}`,
+                  onclick: () => app.set({ block, layer: l, head: h }),
+                },
+                c,
+              ),
+            );
           }
         }
         grids.append(el('div', {}, el('h4', { text: BLOCK_NAMES[block] }), g));
       }
     }
     for (const b of grids.querySelectorAll('button')) {
-      const on = b.dataset.block === app.state.block && Number(b.dataset.layer) === app.state.layer &&
+      const on =
+        b.dataset.block === app.state.block &&
+        Number(b.dataset.layer) === app.state.layer &&
         b.dataset.head === String(app.state.head);
       b.setAttribute('aria-pressed', String(on));
     }
   }
 
   function render() {
-    picker.sync(); toggles.sync(); show.sync();
+    picker.sync();
+    toggles.sync();
+    show.sync();
     const has = !!app.result?.attention;
     empty.hidden = has;
     grids.hidden = !has;
-    if (!has) { main.replaceChildren(); notes.set([]); blockNote.textContent = ''; cur = null; return; }
+    if (!has) {
+      main.replaceChildren();
+      notes.set([]);
+      blockNote.textContent = '';
+      cur = null;
+      return;
+    }
     drawGrids();
     cur = currentMatrix(app);
     const [rowAxis, colAxis] = axisNames(app.state.block);
@@ -108,9 +194,13 @@ export function createAttentionView(app) {
       lv.set(cur.matrix, { title: headTitle(app.state) });
     } else {
       if (main.firstChild !== mv.element) main.replaceChildren(mv.element);
-      mv.o.rowAxis = rowAxis; mv.o.colAxis = colAxis;
-      mv.set(cur.matrix, { title: headTitle(app.state), blocked: cur.blocked,
-        subtitle: `${cur.matrix.rows} × ${cur.matrix.cols}` });
+      mv.o.rowAxis = rowAxis;
+      mv.o.colAxis = colAxis;
+      mv.set(cur.matrix, {
+        title: headTitle(app.state),
+        blocked: cur.blocked,
+        subtitle: `${cur.matrix.rows} × ${cur.matrix.cols}`,
+      });
     }
   }
 

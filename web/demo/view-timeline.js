@@ -8,36 +8,105 @@ import { cssAt } from './colormap.js';
 import { headMatrix, decoderInputs, showPiece, sliceHead } from './attention-data.js';
 import { headPicker } from './controls.js';
 
-const SPEEDS = [['900', 'slow'], ['450', 'normal'], ['150', 'fast']];
+const SPEEDS = [
+  ['900', 'slow'],
+  ['450', 'normal'],
+  ['150', 'fast'],
+];
 
 export function createTimelineView(app) {
   const picker = headPicker(app, { blocks: ['cross'], idPrefix: 'tl', showBlock: false });
-  const btn = (label, text, onclick) => el('button', { type: 'button', 'aria-label': label, title: label, onclick }, text);
-  const first = btn('First step', '|◀', () => { pause(); go(0); });
-  const back = btn('Previous step', '◀ step', () => { pause(); go(cur() - 1); });
+  const btn = (label, text, onclick) =>
+    el('button', { type: 'button', 'aria-label': label, title: label, onclick }, text);
+  const first = btn('First step', '|◀', () => {
+    pause();
+    go(0);
+  });
+  const back = btn('Previous step', '◀ step', () => {
+    pause();
+    go(cur() - 1);
+  });
   const play = btn('Play', '▶ Play', () => (timer ? pause() : start()));
-  const fwd = btn('Next step', 'step ▶', () => { pause(); go(cur() + 1); });
-  const last = btn('Last step', '▶|', () => { pause(); go(total()); });
-  const range = el('input', { type: 'range', min: 0, max: 0, value: 0, step: 1, 'aria-label': 'Decoding step' });
-  const speed = el('select', { 'aria-label': 'Playback speed' }, SPEEDS.map(([v, t]) => el('option', { value: v, text: t })));
+  const fwd = btn('Next step', 'step ▶', () => {
+    pause();
+    go(cur() + 1);
+  });
+  const last = btn('Last step', '▶|', () => {
+    pause();
+    go(total());
+  });
+  const range = el('input', {
+    type: 'range',
+    min: 0,
+    max: 0,
+    value: 0,
+    step: 1,
+    'aria-label': 'Decoding step',
+  });
+  const speed = el(
+    'select',
+    { 'aria-label': 'Playback speed' },
+    SPEEDS.map(([v, t]) => el('option', { value: v, text: t })),
+  );
   speed.value = '450';
   const counter = el('span.note', { 'aria-live': 'off' });
   const tokens = el('div.tokens', { 'aria-label': 'Target pieces so far' });
   const summary = el('p.step-summary', { 'aria-live': 'polite' });
   const cands = el('div.cands', { role: 'list', 'aria-label': 'Top candidates at this step' });
-  const crossMv = new MatrixView({ title: 'Cross-attention', domain: 'zeroMax', rowAxis: 'target step', colAxis: 'source piece',
-    maxCell: 30, onFocus: () => app.setActive(target(crossMv, 'cross')), onActivate: (i) => go(i + 1) });
-  const selfMv = new MatrixView({ title: 'Decoder masked self-attention', domain: 'zeroMax', rowAxis: 'target step', colAxis: 'decoder input',
-    maxCell: 30, onFocus: () => app.setActive(target(selfMv, 'decoder')), onActivate: (i) => go(i + 1) });
+  const crossMv = new MatrixView({
+    title: 'Cross-attention',
+    domain: 'zeroMax',
+    rowAxis: 'target step',
+    colAxis: 'source piece',
+    maxCell: 30,
+    onFocus: () => app.setActive(target(crossMv, 'cross')),
+    onActivate: (i) => go(i + 1),
+  });
+  const selfMv = new MatrixView({
+    title: 'Decoder masked self-attention',
+    domain: 'zeroMax',
+    rowAxis: 'target step',
+    colAxis: 'decoder input',
+    maxCell: 30,
+    onFocus: () => app.setActive(target(selfMv, 'decoder')),
+    onActivate: (i) => go(i + 1),
+  });
   const liveNote = el('p.note');
   const pair = el('div.grid2', {}, crossMv.element, selfMv.element);
-  const element = el('div.view-timeline', {},
-    el('div.row', {}, el('div.transport', { role: 'group', 'aria-label': 'Playback' }, first, back, play, fwd, last, range, speed, counter), picker.node),
-    tokens, summary, liveNote,
+  const element = el(
+    'div.view-timeline',
+    {},
+    el(
+      'div.row',
+      {},
+      el(
+        'div.transport',
+        { role: 'group', 'aria-label': 'Playback' },
+        first,
+        back,
+        play,
+        fwd,
+        last,
+        range,
+        speed,
+        counter,
+      ),
+      picker.node,
+    ),
+    tokens,
+    summary,
+    liveNote,
     pair,
-    el('h3', { text: 'What the decoder weighed at this step' }), cands,
-    el('p.note', { text: 'Colours run from 0 to the largest weight of the whole matrix (see each legend), so steps compare directly. Click a row to jump to its step; focus a matrix and use the arrow keys to read exact values.' }));
-  range.addEventListener('input', () => { pause(); go(Number(range.value)); });
+    el('h3', { text: 'What the decoder weighed at this step' }),
+    cands,
+    el('p.note', {
+      text: 'Colours run from 0 to the largest weight of the whole matrix (see each legend), so steps compare directly. Click a row to jump to its step; focus a matrix and use the arrow keys to read exact values.',
+    }),
+  );
+  range.addEventListener('input', () => {
+    pause();
+    go(Number(range.value));
+  });
 
   let timer = null;
   let liveFrame = 0;
@@ -46,9 +115,20 @@ export function createTimelineView(app) {
   const cur = () => (app.state.step < 0 ? total() : Math.min(app.state.step, total()));
 
   function target(mv, block) {
-    return { title: `${mv.o.title} up to step ${cur()}`, slug: `timeline-${block}-step${cur()}`,
-      png: () => mv.toPNG([`Steps 1–${cur()} of ${total()}`]), svg: () => mv.toSVG([`Steps 1–${cur()} of ${total()}`]),
-      json: () => mv.toJSON({ block, layer: app.state.layer, head: app.state.head, step: cur(), steps: total() }) };
+    return {
+      title: `${mv.o.title} up to step ${cur()}`,
+      slug: `timeline-${block}-step${cur()}`,
+      png: () => mv.toPNG([`Steps 1–${cur()} of ${total()}`]),
+      svg: () => mv.toSVG([`Steps 1–${cur()} of ${total()}`]),
+      json: () =>
+        mv.toJSON({
+          block,
+          layer: app.state.layer,
+          head: app.state.head,
+          step: cur(),
+          steps: total(),
+        }),
+    };
   }
 
   function go(s) {
@@ -65,10 +145,15 @@ export function createTimelineView(app) {
     play.textContent = '⏸ Pause';
     play.setAttribute('aria-label', 'Pause');
     const tick = () => {
-      if (cur() >= total()) { pause(); return; }
+      if (cur() >= total()) {
+        pause();
+        return;
+      }
       go(cur() + 1);
     };
-    if (reducedMotion()) { tick(); }
+    if (reducedMotion()) {
+      tick();
+    }
     timer = setInterval(tick, Number(speed.value));
   }
 
@@ -84,8 +169,13 @@ export function createTimelineView(app) {
     const { layer, head } = app.state;
     if (app.result?.attention) {
       const r = app.result;
-      return { cross: headMatrix(r, 'cross', layer, head), self: headMatrix(r, 'decoder', layer, head),
-        targets: r.targetTokens, steps: r.attention.steps, probs: r.tokenProbs };
+      return {
+        cross: headMatrix(r, 'cross', layer, head),
+        self: headMatrix(r, 'decoder', layer, head),
+        targets: r.targetTokens,
+        steps: r.attention.steps,
+        probs: r.tokenProbs,
+      };
     }
     const live = app.live;
     if (!live?.events.length) return null;
@@ -93,17 +183,32 @@ export function createTimelineView(app) {
     const T = evs.length;
     const S = evs[0].cross.shape[2];
     const targets = evs[T - 1].tokens.slice(0, T);
-    const crossVals = new Float32Array(T * S), selfVals = new Float32Array(T * T);
+    const crossVals = new Float32Array(T * S),
+      selfVals = new Float32Array(T * T);
     evs.forEach((ev, t) => {
       const c = rowOf(ev.cross, layer, head);
       crossVals.set(c.subarray(0, S), t * S);
       const d = rowOf(ev.decoderSelf, layer, head);
       selfVals.set(d.subarray(0, Math.min(T, d.length)), t * T);
     });
-    const src = live.sourceTokens?.length === S ? live.sourceTokens : Array.from({ length: S }, (_, j) => `#${j + 1}`);
-    return { cross: { rows: T, cols: S, values: crossVals, rowLabels: targets, colLabels: src },
-      self: { rows: T, cols: T, values: selfVals, rowLabels: targets, colLabels: decoderInputs(targets) },
-      targets, steps: evs, probs: evs.map((e) => e.prob), live: true };
+    const src =
+      live.sourceTokens?.length === S
+        ? live.sourceTokens
+        : Array.from({ length: S }, (_, j) => `#${j + 1}`);
+    return {
+      cross: { rows: T, cols: S, values: crossVals, rowLabels: targets, colLabels: src },
+      self: {
+        rows: T,
+        cols: T,
+        values: selfVals,
+        rowLabels: targets,
+        colLabels: decoderInputs(targets),
+      },
+      targets,
+      steps: evs,
+      probs: evs.map((e) => e.prob),
+      live: true,
+    };
   }
 
   function causal(n) {
@@ -117,12 +222,21 @@ export function createTimelineView(app) {
   function render() {
     const d = data();
     lastData = d;
-    const shape = d && !app.result && app.live?.events.length
-      ? { shape: { layers: app.live.events[0].cross.shape[0], heads: app.live.events[0].cross.shape[1] } } : app.result;
+    const shape =
+      d && !app.result && app.live?.events.length
+        ? {
+            shape: {
+              layers: app.live.events[0].cross.shape[0],
+              heads: app.live.events[0].cross.shape[1],
+            },
+          }
+        : app.result;
     picker.sync(shape);
     if (!d) {
       tokens.replaceChildren();
-      summary.textContent = app.live ? 'Decoding…' : 'Translate a sentence, then replay its decoding here step by step.';
+      summary.textContent = app.live
+        ? 'Decoding…'
+        : 'Translate a sentence, then replay its decoding here step by step.';
       cands.replaceChildren();
       crossMv.element.hidden = selfMv.element.hidden = true;
       return;
@@ -132,7 +246,10 @@ export function createTimelineView(app) {
     pair.style.gridTemplateColumns = `minmax(280px, ${d.cross.cols + 6}fr) minmax(280px, ${d.self.cols + 6}fr)`;
     const h = app.state.head === 'avg' ? 'average of heads' : `head ${app.state.head + 1}`;
     crossMv.set(d.cross, { title: `Cross-attention · layer ${app.state.layer + 1} · ${h}` });
-    selfMv.set(d.self, { title: `Decoder masked self-attention · layer ${app.state.layer + 1} · ${h}`, blocked: causal(d.self.rows) });
+    selfMv.set(d.self, {
+      title: `Decoder masked self-attention · layer ${app.state.layer + 1} · ${h}`,
+      blocked: causal(d.self.rows),
+    });
     liveNote.textContent = d.live
       ? `Decoding live: ${d.steps.length} piece${d.steps.length > 1 ? 's' : ''} so far${app.state.beam > 1 ? ' (beam search: rows follow the best hypothesis so far; the final trace replaces them)' : ''}${app.live?.sourceTokens ? '' : ' — source labels appear when decoding ends'}.`
       : 'Rows are decoding steps, labelled by the piece each step wrote. The decoder’s self-attention keys are its inputs: the start token <s>, then the pieces written before.';
@@ -152,9 +269,17 @@ export function createTimelineView(app) {
     counter.textContent = `step ${s} of ${n}`;
     crossMv.reveal(s, s - 1);
     selfMv.reveal(s, s - 1);
-    tokens.replaceChildren(...d.targets.map((t, i) => el(`span.t${i >= s ? '.future' : ''}${i === s - 1 ? '.now' : ''}`,
-      { 'data-step': i, title: `step ${i + 1}: ${t} (p = ${fmt(d.probs[i], 3)})` }, i >= s ? '·'.repeat(Math.min(4, showPiece(t).length)) : t)));
-    for (const t of document.querySelectorAll('#output .tok')) t.classList.toggle('current', Number(t.dataset.step) === s - 1);
+    tokens.replaceChildren(
+      ...d.targets.map((t, i) =>
+        el(
+          `span.t${i >= s ? '.future' : ''}${i === s - 1 ? '.now' : ''}`,
+          { 'data-step': i, title: `step ${i + 1}: ${t} (p = ${fmt(d.probs[i], 3)})` },
+          i >= s ? '·'.repeat(Math.min(4, showPiece(t).length)) : t,
+        ),
+      ),
+    );
+    for (const t of document.querySelectorAll('#output .tok'))
+      t.classList.toggle('current', Number(t.dataset.step) === s - 1);
     if (s === 0) {
       summary.textContent = `Nothing decoded yet. Press play (or “next step”) to watch the ${n} steps.`;
       cands.replaceChildren();
@@ -167,20 +292,39 @@ export function createTimelineView(app) {
     const looks = order.map((j) => `${d.cross.colLabels[j]} (${fmt(row[j], 2)})`).join(', ');
     summary.textContent = `Step ${s}: wrote “${d.targets[k]}” with probability ${fmt(step.prob, 3)}, looking mostly at ${looks}.`;
     const top = step.top ?? [];
-    cands.replaceChildren(...top.flatMap((c) => {
-      const chosen = c.id === step.id;
-      return [el(`span${chosen ? '.chosen' : ''}`, { role: 'listitem', text: `${c.piece}${chosen ? ' ✓' : ''}` }),
-        el('span.bar', { style: `width: ${Math.max(1, c.prob * 100)}%; --c: ${cssAt('sequential', 0.25 + 0.75 * c.prob)}`, 'aria-hidden': 'true' }),
-        el('span', { text: `${(c.prob * 100).toFixed(1)} %` })];
-    }));
+    cands.replaceChildren(
+      ...top.flatMap((c) => {
+        const chosen = c.id === step.id;
+        return [
+          el(`span${chosen ? '.chosen' : ''}`, {
+            role: 'listitem',
+            text: `${c.piece}${chosen ? ' ✓' : ''}`,
+          }),
+          el('span.bar', {
+            style: `width: ${Math.max(1, c.prob * 100)}%; --c: ${cssAt('sequential', 0.25 + 0.75 * c.prob)}`,
+            'aria-hidden': 'true',
+          }),
+          el('span', { text: `${(c.prob * 100).toFixed(1)} %` }),
+        ];
+      }),
+    );
   }
 
   return {
-    element, render, exportTarget: () => (lastData ? target(crossMv, 'cross') : null),
-    startLive() { pause(); lastData = null; if (app.state.view === 'timeline') render(); },
+    element,
+    render,
+    exportTarget: () => (lastData ? target(crossMv, 'cross') : null),
+    startLive() {
+      pause();
+      lastData = null;
+      if (app.state.view === 'timeline') render();
+    },
     liveStep() {
       if (app.state.view !== 'timeline' || liveFrame) return;
-      liveFrame = requestAnimationFrame(() => { liveFrame = 0; if (app.live) render(); });
+      liveFrame = requestAnimationFrame(() => {
+        liveFrame = 0;
+        if (app.live) render();
+      });
     },
     finishLive() {
       if (liveFrame) cancelAnimationFrame(liveFrame);

@@ -1,9 +1,11 @@
 // Pieces shared by the in-thread façade (heed.js) and the worker client (heed-worker.js):
-// the error type, argument validation, result shaping, the steps() iterator, and the body
-// reader the demo's model store uses too. Internal (not in "exports"); nothing runs at import.
+// the error type, argument validation, result shaping, steps(), and the body reader. Internal
+// (not in "exports", so nothing outside the package imports it); nothing runs at import.
 
 /** True under Node (and not in a browser page that happens to define `process`). */
-export const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string' &&
+export const IS_NODE =
+  typeof process === 'object' &&
+  typeof process.versions?.node === 'string' &&
   typeof window === 'undefined';
 
 /** Whether `where` begins with a URL scheme (`https:`, `file:`); a drive (`C:\`) is not one. */
@@ -11,8 +13,15 @@ export function hasScheme(where) {
   return /^[a-z][a-z0-9+.-]*:/i.test(where) && !/^[a-z]:[\\/]/i.test(where);
 }
 
-const CODES = new Set(['BAD_MODEL', 'BAD_INPUT', 'DISPOSED', 'NO_SIMD', 'ABORTED', 'LOAD_FAILED',
-  'INTERNAL']);
+const CODES = new Set([
+  'BAD_MODEL',
+  'BAD_INPUT',
+  'DISPOSED',
+  'NO_SIMD',
+  'ABORTED',
+  'LOAD_FAILED',
+  'INTERNAL',
+]);
 
 /** Raised for every user-facing failure; `code` says which kind. */
 export class HeedError extends Error {
@@ -39,54 +48,21 @@ export function describe(x) {
   return typeof x === 'object' ? (x.constructor?.name ?? 'an object') : `${typeof x} ${String(x)}`;
 }
 
-function checkInt(value, name, lo, hi) {
-  if (!Number.isInteger(value) || value < lo || value > hi)
-    throw badInput(`options.${name} must be an integer in ${lo}..${hi}, got ${describe(value)}`);
-  return value;
-}
-
-const OPTION_KEYS = new Set(['beam', 'maxLength', 'lengthPenalty', 'attention', 'topK', 'onStep',
-  'signal']);
-
-/** Limits checked in JS before the engine sees the options (the engine checks again). */
-export const LIMITS = { beam: 16, maxLength: 1024, topK: 100, lengthPenalty: 10 };
-
 /**
- * Validates TranslateOptions and returns the engine's form
- * {beamSize, maxLength, lengthPenalty, attention, topK} plus the JS-only {onStep, signal}.
+ * Checks the JS-only options (onStep, signal) and splits them from the engine's, which pass on
+ * unchanged under their public names: heed.js checks those against the engine's limits.
  */
-export function normalizeOptions(options) {
+export function splitOptions(options) {
   checkObject(options, 'options', true);
-  const o = options ?? {};
-  for (const key of Object.keys(o))
-    if (!OPTION_KEYS.has(key))
-      throw badInput(`unknown option '${key}' (known: ${[...OPTION_KEYS].join(', ')})`);
-  const engine = {
-    beamSize: o.beam === undefined ? 1 : checkInt(o.beam, 'beam', 1, LIMITS.beam),
-    maxLength: o.maxLength === undefined ? 0
-      : checkInt(o.maxLength, 'maxLength', 1, LIMITS.maxLength),
-    lengthPenalty: 1,
-    attention: false,
-    topK: o.topK === undefined ? 5 : checkInt(o.topK, 'topK', 0, LIMITS.topK),
-  };
-  if (o.lengthPenalty !== undefined) {
-    const p = o.lengthPenalty;
-    if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > LIMITS.lengthPenalty)
-      throw badInput(`options.lengthPenalty must be a number in 0..${LIMITS.lengthPenalty}, ` +
-        `got ${describe(p)}`);
-    engine.lengthPenalty = p;
-  }
-  if (o.attention !== undefined) {
-    if (typeof o.attention !== 'boolean')
-      throw badInput(`options.attention must be a boolean, got ${describe(o.attention)}`);
-    engine.attention = o.attention;
-  }
-  if (o.onStep !== undefined && typeof o.onStep !== 'function')
-    throw badInput(`options.onStep must be a function, got ${describe(o.onStep)}`);
-  if (o.signal !== undefined &&
-      (o.signal === null || typeof o.signal !== 'object' || typeof o.signal.aborted !== 'boolean'))
-    throw badInput(`options.signal must be an AbortSignal, got ${describe(o.signal)}`);
-  return { engine, onStep: o.onStep, signal: o.signal };
+  const { onStep, signal, ...engine } = options ?? {};
+  if (onStep !== undefined && typeof onStep !== 'function')
+    throw badInput(`options.onStep must be a function, got ${describe(onStep)}`);
+  if (
+    signal !== undefined &&
+    (signal === null || typeof signal !== 'object' || typeof signal.aborted !== 'boolean')
+  )
+    throw badInput(`options.signal must be an AbortSignal, got ${describe(signal)}`);
+  return { engine, onStep, signal };
 }
 
 const LOAD_KEYS = new Set(['model', 'wasmUrl', 'onProgress']);
@@ -95,8 +71,7 @@ const LOAD_KEYS = new Set(['model', 'wasmUrl', 'onProgress']);
 export function checkLoadOptions(options, extra = []) {
   checkObject(options, 'options');
   for (const key of Object.keys(options))
-    if (!LOAD_KEYS.has(key) && !extra.includes(key))
-      throw badInput(`unknown load option '${key}'`);
+    if (!LOAD_KEYS.has(key) && !extra.includes(key)) throw badInput(`unknown load option '${key}'`);
   if (options.model === undefined) throw badInput('options.model is required');
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
     throw badInput(`options.onProgress must be a function, got ${describe(options.onProgress)}`);
@@ -112,13 +87,17 @@ function checkTexts(text) {
   });
 }
 
-/** Checks translate(text, options) and returns normalizeOptions(options). */
-export function checkTranslate(text, options) {
+/**
+ * Checks translate(text, options) and returns splitOptions(options), its engine options passed
+ * through `checkEngine`; an already aborted signal throws ABORTED.
+ */
+export function checkTranslate(text, options, checkEngine = (engine) => engine) {
   checkTexts(text);
-  const parsed = normalizeOptions(options);
+  const parsed = splitOptions(options);
   if (Array.isArray(text) && parsed.onStep)
     throw badInput('options.onStep needs a single text, not an array');
-  return parsed;
+  if (parsed.signal?.aborted) throw abortedError(parsed.signal);
+  return { ...parsed, engine: checkEngine(parsed.engine) };
 }
 
 export function abortedError(signal) {
@@ -145,13 +124,17 @@ export function guarded(disposed, check, start) {
   return start(checked);
 }
 
-/** Where the string `where.block` sits in the engine's AttentionBlock enum. */
+/** The names of the engine's AttentionBlock values (bindings.cpp), checked before a call. */
 export const BLOCKS = ['encoder', 'decoder', 'cross'];
 
 export function checkExplain(result, where) {
   checkObject(result, 'result');
-  if (!Array.isArray(result.sourceIds) || !Array.isArray(result.targetIds) ||
-      !Array.isArray(result.sourceTokens) || !Array.isArray(result.targetTokens))
+  if (
+    !Array.isArray(result.sourceIds) ||
+    !Array.isArray(result.targetIds) ||
+    !Array.isArray(result.sourceTokens) ||
+    !Array.isArray(result.targetTokens)
+  )
     throw badInput('result must be a TranslationResult returned by translate()');
   checkObject(where, 'where');
   if (!BLOCKS.includes(where.block))
@@ -167,7 +150,8 @@ export function checkExplain(result, where) {
  * keys with the token each position consumed (the start token, then the previous outputs).
  */
 export function explainTokens(result, block) {
-  const src = result.sourceTokens, tgt = result.targetTokens;
+  const src = result.sourceTokens,
+    tgt = result.targetTokens;
   if (block === 'encoder') return { queryTokens: [...src], keyTokens: [...src] };
   const inputs = ['<s>', ...tgt.slice(0, -1)];
   return { queryTokens: [...tgt], keyTokens: block === 'cross' ? [...src] : inputs };
@@ -188,26 +172,62 @@ export async function* stepsOf(translate, text, options) {
   if (userSignal?.aborted) controller.abort(userSignal.reason);
   else userSignal?.addEventListener?.('abort', onUserAbort, { once: true });
   const queue = [];
-  let wake = null, settled = false, result, error;
-  const poke = () => { if (wake) { const w = wake; wake = null; w(); } };
+  let wake = null,
+    settled = false,
+    result,
+    error;
+  const poke = () => {
+    if (wake) {
+      const w = wake;
+      wake = null;
+      w();
+    }
+  };
   translate(text, {
     ...options,
     signal: controller.signal,
-    onStep: (event) => { userOnStep?.(event); queue.push(event); poke(); },
-  }).then((r) => { result = r; }, (e) => { error = e; })
-    .finally(() => { settled = true; poke(); });
+    onStep: (event) => {
+      userOnStep?.(event);
+      queue.push(event);
+      poke();
+    },
+  })
+    .then(
+      (r) => {
+        result = r;
+      },
+      (e) => {
+        error = e;
+      },
+    )
+    .finally(() => {
+      settled = true;
+      poke();
+    });
   try {
     for (;;) {
-      if (queue.length) { yield queue.shift(); continue; }
+      if (queue.length) {
+        yield queue.shift();
+        continue;
+      }
       if (settled) {
         if (error) throw error;
         return result;
       }
-      await new Promise((resolve) => { wake = resolve; });
+      await new Promise((resolve) => {
+        wake = resolve;
+      });
     }
   } finally {
     userSignal?.removeEventListener?.('abort', onUserAbort);
     if (!settled) controller.abort(new Error('steps() iteration ended early'));
+  }
+}
+
+/** What both translators (heed.js, heed-worker.js) share: steps() over their translate(). */
+export class TranslatorBase {
+  steps(text, options) {
+    return stepsOf((t, o) => this.translate(t, o), text, options);
   }
 }
 
@@ -229,7 +249,11 @@ export function shapeResult(r, keepAttention) {
       decoderSelf: a.decoderSelf,
       cross: a.cross,
       steps: a.steps.map((s, t) => ({
-        step: t, token: r.targetTokens[t], id: s.id, prob: s.prob, top: s.top,
+        step: t,
+        token: r.targetTokens[t],
+        id: s.id,
+        prob: s.prob,
+        top: s.top,
       })),
     };
   }
@@ -263,6 +287,9 @@ export async function readBody(response, onChunk) {
   }
   const bytes = new Uint8Array(loaded);
   let at = 0;
-  for (const c of chunks) { bytes.set(c, at); at += c.length; }
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.length;
+  }
   return bytes;
 }

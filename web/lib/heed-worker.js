@@ -5,8 +5,21 @@
 // steps). Types: heed-worker.d.ts. Nothing runs at import.
 
 import {
-  HeedError, IS_NODE, abortedError, badInput, checkExplain, checkLoadOptions, checkTranslate,
-  describe, disposedError, guarded, hasScheme, stepsOf,
+  // the public calls: argument checks and the shared steps()
+  TranslatorBase,
+  checkLoadOptions,
+  checkTranslate,
+  checkExplain,
+  guarded,
+  // errors
+  HeedError,
+  abortedError,
+  badInput,
+  disposedError,
+  // values crossing the boundary
+  IS_NODE,
+  describe,
+  hasScheme,
 } from './common.js';
 
 export { HeedError };
@@ -31,7 +44,10 @@ async function startWorker(workerUrl, onMessage, onFailure) {
     worker.on('exit', (code) => onFailure(`the worker exited (code ${code})`));
     return {
       post: (message, transfer) => worker.postMessage(message, transfer),
-      terminate: () => { worker.removeAllListeners(); worker.terminate(); },
+      terminate: () => {
+        worker.removeAllListeners();
+        worker.terminate();
+      },
       ref: () => worker.ref(),
       unref: () => worker.unref(),
     };
@@ -60,16 +76,21 @@ async function startWorker(workerUrl, onMessage, onFailure) {
 class Client {
   #endpoint = null;
   #next = 1;
-  #pending = new Map();  // id -> {resolve, reject, onProgress?, onStep?}
-  #dead = null;          // HeedError once the worker is gone
-  #started = false;      // the worker said 'ready'
+  #pending = new Map(); // id -> {resolve, reject, onProgress?, onStep?}
+  #dead = null; // HeedError once the worker is gone
+  #started = false; // the worker said 'ready'
   #ready = {};
 
   static async start(workerUrl) {
     const client = new Client();
-    const ready = new Promise((resolve, reject) => { client.#ready = { resolve, reject }; });
-    client.#endpoint = await startWorker(workerUrl, (m) => client.#receive(m),
-      (why) => client.#fail(why));
+    const ready = new Promise((resolve, reject) => {
+      client.#ready = { resolve, reject };
+    });
+    client.#endpoint = await startWorker(
+      workerUrl,
+      (m) => client.#receive(m),
+      (why) => client.#fail(why),
+    );
     await ready;
     client.#endpoint.unref();
     return client;
@@ -82,8 +103,13 @@ class Client {
     const promise = new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject, ...handlers });
     });
-    this.#endpoint.ref();  // why: Node must not exit while a reply is awaited
-    this.#endpoint.post({ ...message, id }, transfer);
+    this.#endpoint.ref(); // why: Node must not exit while a reply is awaited
+    try {
+      this.#endpoint.post({ ...message, id }, transfer);
+    } catch (e) {
+      // why: a value structured clone cannot copy (e.g. a function in options)
+      this.abandon(id, badInput(`cannot send this call to the worker: ${e.message}`));
+    }
     return { id, promise };
   }
 
@@ -124,8 +150,10 @@ class Client {
     try {
       if (m.type === 'progress') p.onProgress?.(m.fraction, m.loaded);
       else if (m.type === 'step') p.onStep?.(m.event);
-      else if (m.type === 'result') { this.#settle(m.id); p.resolve(m.value); }
-      else if (m.type === 'error') {
+      else if (m.type === 'result') {
+        this.#settle(m.id);
+        p.resolve(m.value);
+      } else if (m.type === 'error') {
         this.#settle(m.id);
         p.reject(new HeedError(m.error.code, m.error.message));
       }
@@ -138,8 +166,10 @@ class Client {
 
   #fail(why) {
     if (this.#dead) return;
-    const error = new HeedError(this.#started ? 'INTERNAL' : 'LOAD_FAILED',
-      `the Heed worker failed: ${why}`);
+    const error = new HeedError(
+      this.#started ? 'INTERNAL' : 'LOAD_FAILED',
+      `the Heed worker failed: ${why}`,
+    );
     this.#ready.reject(error);
     this.terminate(error);
   }
@@ -159,7 +189,7 @@ async function portableModel(model) {
     // why: the worker resolves relative URLs against its own script, not the page
     return new URL(model, globalThis.location?.href).href;
   }
-  return model;  // bytes are copied by structured clone; heed.js checks every other type
+  return model; // bytes are copied by structured clone; heed.js checks every other type
 }
 
 async function portableUrl(url) {
@@ -170,49 +200,46 @@ async function portableUrl(url) {
 
 /** An Int32Array on shared memory for a mid-translation cancel, where the page allows it. */
 function sharedFlag() {
-  const allowed = typeof SharedArrayBuffer === 'function' &&
-    (IS_NODE || globalThis.crossOriginIsolated === true);
+  const allowed =
+    typeof SharedArrayBuffer === 'function' && (IS_NODE || globalThis.crossOriginIsolated === true);
   return allowed ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
-}
-
-/** The engine options back in public form (heed.js in the worker validates them again). */
-function publicOptions(engine) {
-  return {
-    beam: engine.beamSize,
-    maxLength: engine.maxLength || undefined,
-    lengthPenalty: engine.lengthPenalty,
-    attention: engine.attention,
-    topK: engine.topK,
-  };
 }
 
 // ---- the translator --------------------------------------------------------------------
 
-class WorkerTranslator {
+class WorkerTranslator extends TranslatorBase {
   #client;
   #disposed = false;
 
   constructor(client, info) {
+    super();
     this.#client = client;
     this.info = info;
   }
 
   translate(text, options) {
-    return guarded(this.#disposed, () => {
-      const parsed = checkTranslate(text, options);
-      if (parsed.signal?.aborted) throw abortedError(parsed.signal);
-      return parsed;
-    }, (parsed) => this.#start(text, parsed));
+    const check = () => checkTranslate(text, options);
+    return guarded(this.#disposed, check, (parsed) => this.#start(text, parsed));
   }
 
-  /** Posts a checked translate call; an abort signal cancels it in the worker. */
+  /**
+   * Posts a translate call with the caller's options as they are (less onStep and signal,
+   * which stay here); the worker's heed.js checks them. An abort signal cancels the call.
+   */
   #start(text, parsed) {
     const { engine, onStep, signal } = parsed;
     const flag = signal ? sharedFlag() : undefined;
-    const { id, promise } = this.#client.call({
-      type: 'translate', text, options: publicOptions(engine), steps: Boolean(onStep),
-      abortable: Boolean(signal), flag,
-    }, { onStep });
+    const { id, promise } = this.#client.call(
+      {
+        type: 'translate',
+        text,
+        options: engine,
+        steps: Boolean(onStep),
+        abortable: Boolean(signal),
+        flag,
+      },
+      { onStep },
+    );
     if (!signal) return promise;
     const onAbort = () => {
       if (flag) Atomics.store(flag, 0, 1);
@@ -225,19 +252,15 @@ class WorkerTranslator {
     return promise;
   }
 
-  steps(text, options) {
-    return stepsOf((t, o) => this.translate(t, o), text, options);
+  explainHead(result, where) {
+    const check = () => checkExplain(result, where);
+    return guarded(this.#disposed, check, () => this.#explain(result, where));
   }
 
-  explainHead(result, where) {
-    return guarded(this.#disposed, () => checkExplain(result, where), () => {
-      const { sourceIds, targetIds, sourceTokens, targetTokens } = result;
-      return this.#client.call({
-        type: 'explain',
-        result: { sourceIds, targetIds, sourceTokens, targetTokens },
-        where: { block: where.block, layer: where.layer, head: where.head },
-      }).promise;
-    });
+  /** Posts an explain call with only what the worker needs (the result may hold much more). */
+  #explain({ sourceIds, targetIds, sourceTokens, targetTokens }, { block, layer, head }) {
+    const result = { sourceIds, targetIds, sourceTokens, targetTokens };
+    return this.#client.call({ type: 'explain', result, where: { block, layer, head } }).promise;
   }
 
   /** Terminates the worker (and with it the WASM memory). Pending calls reject DISPOSED. */
@@ -253,12 +276,15 @@ export async function spawnTranslator(options) {
   checkLoadOptions(options, ['workerUrl']);
   const client = await Client.start(options.workerUrl);
   try {
-    const { promise } = client.call({
-      type: 'load',
-      model: await portableModel(options.model),
-      wasmUrl: await portableUrl(options.wasmUrl),
-      progress: Boolean(options.onProgress),
-    }, { onProgress: options.onProgress });
+    const { promise } = client.call(
+      {
+        type: 'load',
+        model: await portableModel(options.model),
+        wasmUrl: await portableUrl(options.wasmUrl),
+        progress: Boolean(options.onProgress),
+      },
+      { onProgress: options.onProgress },
+    );
     return new WorkerTranslator(client, await promise);
   } catch (e) {
     client.terminate(e);

@@ -152,7 +152,11 @@ export interface LoadOptions {
 
 export function loadTranslator(options: LoadOptions): Promise<Translator>;
 
-/** The attention primitives of the source texts, computed by the C++ kernels. */
+/**
+ * The attention primitives, computed by the C++ kernels: dot and general scores (Luong et al.
+ * 2015 §3.1), scaled dot product (Vaswani et al. 2017 §3.2.1), additive (Bahdanau et al. 2015
+ * §3.1), linear attention (Katharopoulos et al. 2020 §3.2).
+ */
 export type ScoreFunction = 'dot' | 'scaled_dot' | 'general' | 'additive';
 /** true = blocked. `keyPadding` ([Lk], true = padded key) may accompany any kind, e.g. a causal
  *  mask over padded keys. `offset` shifts the diagonal: query i sees keys j <= i + offset

@@ -3,9 +3,22 @@
 // the attention lab. Nothing runs at import. Not the worker client (heed-worker.js).
 
 import {
-  BLOCKS, HeedError, IS_NODE, abortedError, badInput, checkExplain, checkLoadOptions,
-  checkObject, checkTranslate, describe, disposedError, explainTokens, guarded, hasScheme,
-  readBody, shapeResult, stepsOf,
+  HeedError,
+  IS_NODE,
+  abortedError,
+  badInput,
+  checkExplain,
+  checkLoadOptions,
+  checkObject,
+  checkTranslate,
+  describe,
+  disposedError,
+  explainTokens,
+  guarded,
+  hasScheme,
+  readBody,
+  shapeResult,
+  TranslatorBase,
 } from './common.js';
 
 export { HeedError };
@@ -20,8 +33,10 @@ function node() {
     import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:url'),
     import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:path'),
   ]).then(([fs, url, path]) => ({
-    readFile: fs.readFile, fileURLToPath: url.fileURLToPath,
-    pathToFileURL: url.pathToFileURL, resolve: path.resolve,
+    readFile: fs.readFile,
+    fileURLToPath: url.fileURLToPath,
+    pathToFileURL: url.pathToFileURL,
+    resolve: path.resolve,
   }));
   return nodeApi;
 }
@@ -29,20 +44,47 @@ function node() {
 // why: a hand-assembled module whose one function runs i8x16.splat; engines without SIMD
 // reject it, so we fail early with a clear message instead of a CompileError on heed.wasm.
 const SIMD_PROBE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,  // \0asm, version 1
-  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,        // type: () -> v128
-  0x03, 0x02, 0x01, 0x00,                          // one function of that type
-  0x0a, 0x08, 0x01, 0x06, 0x00,                    // code: one body, no locals
-  0x41, 0x00, 0xfd, 0x0f, 0x0b,                    // i32.const 0; i8x16.splat; end
+  0x00,
+  0x61,
+  0x73,
+  0x6d,
+  0x01,
+  0x00,
+  0x00,
+  0x00, // \0asm, version 1
+  0x01,
+  0x05,
+  0x01,
+  0x60,
+  0x00,
+  0x01,
+  0x7b, // type: () -> v128
+  0x03,
+  0x02,
+  0x01,
+  0x00, // one function of that type
+  0x0a,
+  0x08,
+  0x01,
+  0x06,
+  0x00, // code: one body, no locals
+  0x41,
+  0x00,
+  0xfd,
+  0x0f,
+  0x0b, // i32.const 0; i8x16.splat; end
 ]);
 
 function checkSimd() {
   if (typeof WebAssembly !== 'object')
     throw new HeedError('NO_SIMD', 'this JavaScript engine has no WebAssembly support');
   if (!WebAssembly.validate(SIMD_PROBE))
-    throw new HeedError('NO_SIMD', 'Heed needs WebAssembly SIMD (128-bit), which this ' +
-      'JavaScript engine lacks or has disabled; it is available in Chrome/Edge 91+, ' +
-      'Firefox 89+, Safari 16.4+ and Node 16.4+');
+    throw new HeedError(
+      'NO_SIMD',
+      'Heed needs WebAssembly SIMD (128-bit), which this ' +
+        'JavaScript engine lacks or has disabled; it is available in Chrome/Edge 91+, ' +
+        'Firefox 89+, Safari 16.4+ and Node 16.4+',
+    );
 }
 
 /** A string or URL as a URL; under Node a string without a scheme is a file path. */
@@ -84,8 +126,8 @@ async function readBytes(url, what, onProgress) {
     if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
     const length = response.headers.get('content-length');
     // why: with a content-encoding, content-length counts compressed bytes, not what we read
-    const total = length !== null && !response.headers.get('content-encoding')
-      ? Number(length) : NaN;
+    const total =
+      length !== null && !response.headers.get('content-encoding') ? Number(length) : NaN;
     const bytes = await readBody(response, (loaded) => {
       if (loaded < total) report(loaded / total, loaded);
       else if (Number.isNaN(total)) report(NaN, loaded);
@@ -94,14 +136,15 @@ async function readBytes(url, what, onProgress) {
     return bytes;
   } catch (e) {
     if (e && e[USER_ERROR] !== undefined) throw e[USER_ERROR];
-    throw new HeedError('LOAD_FAILED', `cannot read ${what} from ${url.href}: ${e.message}`,
-      { cause: e });
+    throw new HeedError('LOAD_FAILED', `cannot read ${what} from ${url.href}: ${e.message}`, {
+      cause: e,
+    });
   }
 }
 
 // ---- the engine module -----------------------------------------------------------------
 
-const cores = new Map();  // wasm URL -> Promise<Embind module>
+const cores = new Map(); // wasm URL -> Promise<Embind module>
 
 /** The instantiated engine for a wasm location, compiled once per location. */
 function getCore(wasmUrl) {
@@ -119,8 +162,10 @@ function getCore(wasmUrl) {
 }
 
 async function instantiateCore(wasmUrl) {
-  const url = wasmUrl === undefined ? new URL('./heed.wasm', import.meta.url)
-    : await locate(wasmUrl, 'wasmUrl');
+  const url =
+    wasmUrl === undefined
+      ? new URL('./heed.wasm', import.meta.url)
+      : await locate(wasmUrl, 'wasmUrl');
   let module = null;
   if (url.protocol !== 'file:' && typeof WebAssembly.compileStreaming === 'function') {
     // why: streaming compiles while downloading; it refuses a wrong MIME type, so fall back
@@ -131,27 +176,44 @@ async function instantiateCore(wasmUrl) {
     try {
       module = await WebAssembly.compile(bytes);
     } catch (e) {
-      throw new HeedError('LOAD_FAILED', `${url.href} is not a usable WebAssembly engine: ` +
-        e.message, { cause: e });
+      throw new HeedError(
+        'LOAD_FAILED',
+        `${url.href} is not a usable WebAssembly engine: ` + e.message,
+        { cause: e },
+      );
     }
   }
   let createHeedCore;
   try {
     ({ default: createHeedCore } = await import('./heed-core.mjs'));
   } catch (e) {
-    throw new HeedError('LOAD_FAILED', 'cannot load heed-core.mjs (is the package built? ' +
-      `run \`npm run build\`): ${e.message}`, { cause: e });
+    throw new HeedError(
+      'LOAD_FAILED',
+      'cannot load heed-core.mjs (is the package built? ' + `run \`npm run build\`): ${e.message}`,
+      { cause: e },
+    );
   }
   let failed;
-  const instantiateFailed = new Promise((_, reject) => { failed = reject; });
-  return Promise.race([instantiateFailed, createHeedCore({
-    instantiateWasm(imports, receive) {
-      WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module),
-        (e) => failed(new HeedError('LOAD_FAILED', `cannot instantiate ${url.href}: ` +
-          e.message, { cause: e })));
-      return {};
-    },
-  })]);
+  const instantiateFailed = new Promise((_, reject) => {
+    failed = reject;
+  });
+  return Promise.race([
+    instantiateFailed,
+    createHeedCore({
+      instantiateWasm(imports, receive) {
+        WebAssembly.instantiate(module, imports).then(
+          (instance) => receive(instance, module),
+          (e) =>
+            failed(
+              new HeedError('LOAD_FAILED', `cannot instantiate ${url.href}: ` + e.message, {
+                cause: e,
+              }),
+            ),
+        );
+        return {};
+      },
+    }),
+  ]);
 }
 
 /** {value} -> value; {code, message} -> throws HeedError (see bindings.cpp `guarded`). */
@@ -169,26 +231,67 @@ async function modelBytes(model, onProgress) {
     return new Uint8Array(model.buffer, model.byteOffset, model.byteLength);
   if (typeof model === 'string' || model instanceof URL)
     return readBytes(await locate(model, 'options.model'), 'the model', onProgress);
-  throw badInput('options.model must be a URL, a string, an ArrayBuffer or a Uint8Array' +
-    `${IS_NODE ? ' (or a file path)' : ''}, got ${describe(model)}`);
+  throw badInput(
+    'options.model must be a URL, a string, an ArrayBuffer or a Uint8Array' +
+      `${IS_NODE ? ' (or a file path)' : ''}, got ${describe(model)}`,
+  );
+}
+
+// ---- options ---------------------------------------------------------------------------
+
+function checkInt(value, name, lo, hi) {
+  if (!Number.isInteger(value) || value < lo || value > hi)
+    throw badInput(`options.${name} must be an integer in ${lo}..${hi}, got ${describe(value)}`);
+  return value;
+}
+
+/**
+ * The engine's TranslateOptions from the caller's, under the same names (bindings.cpp
+ * value_object): defaults and limits come from the C++ definitions, checked here once so that
+ * a wrong option is named as the caller wrote it.
+ */
+function engineOptions(options, { defaults, limits }) {
+  for (const key of Object.keys(options))
+    if (!(key in defaults))
+      throw badInput(
+        `unknown option '${key}' (known: ${Object.keys(defaults).join(', ')}, ` + 'onStep, signal)',
+      );
+  const o = { ...defaults };
+  for (const [key, value] of Object.entries(options)) if (value !== undefined) o[key] = value;
+  checkInt(o.beam, 'beam', 1, limits.beam);
+  if (options.maxLength !== undefined) checkInt(o.maxLength, 'maxLength', 1, limits.maxLength);
+  checkInt(o.topK, 'topK', 0, limits.topK);
+  const p = o.lengthPenalty;
+  if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > limits.lengthPenalty)
+    throw badInput(
+      `options.lengthPenalty must be a number in 0..${limits.lengthPenalty}, ` +
+        `got ${describe(p)}`,
+    );
+  if (typeof o.attention !== 'boolean')
+    throw badInput(`options.attention must be a boolean, got ${describe(o.attention)}`);
+  return o;
 }
 
 /** Loads the engine and a model; see heed.d.ts. */
 export async function loadTranslator(options) {
   checkLoadOptions(options);
   const core = getCore(options.wasmUrl);
-  core.catch(() => {});  // why: awaited below; a model error must not leave it unhandled
+  core.catch(() => {}); // why: awaited below; a model error must not leave it unhandled
   const bytes = await modelBytes(options.model, options.onProgress);
   const engine = await core;
   const handle = new engine.Translator();
   try {
     unwrap(handle.load(bytes));
     const info = unwrap(handle.info());
-    return new Translator(handle, {
-      config: JSON.parse(info.config),
-      metadata: JSON.parse(info.metadata),
-      parameters: info.parameters,
-    });
+    return new Translator(
+      handle,
+      {
+        config: JSON.parse(info.config),
+        metadata: JSON.parse(info.metadata),
+        parameters: info.parameters,
+      },
+      engine,
+    );
   } catch (e) {
     handle.delete();
     throw e;
@@ -226,33 +329,41 @@ function stepEvent(step, partial) {
   };
 }
 
-class Translator {
+class Translator extends TranslatorBase {
   #handle;
+  #engine; // the Embind module (its enums)
+  #contract; // {defaults, limits} of TranslateOptions, from the engine
   #queue = Promise.resolve();
   #busy = false;
   #disposed = false;
 
-  constructor(handle, info) {
+  constructor(handle, info, engine) {
+    super();
     this.#handle = handle;
+    this.#engine = engine;
+    this.#contract = { defaults: engine.defaultOptions(), limits: engine.limits() };
     /** @type {import('./heed.d.ts').ModelInfo} */
     this.info = info;
   }
 
   translate(text, options) {
-    return guarded(this.#disposed, () => checkTranslate(text, options),
-      (parsed) => this.#run(() => this.#translate(text, parsed)));
-  }
-
-  steps(text, options) {
-    return stepsOf((t, o) => this.translate(t, o), text, options);
+    const check = () =>
+      checkTranslate(text, options, (engine) => engineOptions(engine, this.#contract));
+    return guarded(this.#disposed, check, (parsed) =>
+      this.#run(() => this.#translate(text, parsed)),
+    );
   }
 
   explainHead(result, where) {
-    return guarded(this.#disposed, () => checkExplain(result, where), () => this.#run(() => ({
-      ...unwrap(this.#handle.explainHead(result.sourceIds, result.targetIds,
-        BLOCKS.indexOf(where.block), where.layer, where.head)),
-      ...explainTokens(result, where.block),
-    })));
+    const check = () => checkExplain(result, where);
+    return guarded(this.#disposed, check, () => this.#run(() => this.#explain(result, where)));
+  }
+
+  #explain(result, { block, layer, head }) {
+    const { sourceIds, targetIds } = result;
+    const where = this.#engine.AttentionBlock[block];
+    const e = this.#handle.explainHead(sourceIds, targetIds, where, layer, head);
+    return { ...unwrap(e), ...explainTokens(result, block) };
   }
 
   dispose() {
@@ -286,17 +397,25 @@ class Translator {
     if (signal?.aborted) throw abortedError(signal);
     if (Array.isArray(text)) {
       if (text.length === 0) return [];
-      return unwrap(this.#handle.translate(text, engine))
-        .map((r) => shapeResult(r, engine.attention));
+      return unwrap(this.#handle.translate(text, engine)).map((r) =>
+        shapeResult(r, engine.attention),
+      );
     }
     if (!onStep && !signal)
       return shapeResult(unwrap(this.#handle.translateOne(text, engine, null)), engine.attention);
-    let aborted = false, failure = null;
+    let aborted = false,
+      failure = null;
     const callback = (step, partial) => {
       try {
-        if (signal?.aborted) { aborted = true; return false; }
+        if (signal?.aborted) {
+          aborted = true;
+          return false;
+        }
         if (onStep && partial.targetTokens.length > 0) onStep(stepEvent(step, partial));
-        if (signal?.aborted) { aborted = true; return false; }
+        if (signal?.aborted) {
+          aborted = true;
+          return false;
+        }
         return true;
       } catch (e) {
         failure = { error: e };
@@ -304,8 +423,13 @@ class Translator {
       }
     };
     // why: step events carry attention rows, so the engine records them whenever onStep is set
-    const r = unwrap(this.#handle.translateOne(text,
-      { ...engine, attention: engine.attention || Boolean(onStep) }, callback));
+    const r = unwrap(
+      this.#handle.translateOne(
+        text,
+        { ...engine, attention: engine.attention || Boolean(onStep) },
+        callback,
+      ),
+    );
     if (failure) throw failure.error;
     if (aborted) throw abortedError(signal);
     return shapeResult(r, engine.attention);
@@ -318,8 +442,13 @@ class Translator {
 function toMatrix(x, name) {
   if (x && !Array.isArray(x) && Array.isArray(x.shape)) {
     const [rows, cols] = x.shape;
-    if (x.shape.length !== 2 || !Number.isInteger(rows) || !Number.isInteger(cols) ||
-        rows < 0 || cols < 0)
+    if (
+      x.shape.length !== 2 ||
+      !Number.isInteger(rows) ||
+      !Number.isInteger(cols) ||
+      rows < 0 ||
+      cols < 0
+    )
       throw badInput(`${name}.shape must be [rows, cols], got ${JSON.stringify(x.shape)}`);
     if (!(x.data instanceof Float32Array) && !Array.isArray(x.data))
       throw badInput(`${name}.data must be a Float32Array or number[]`);
@@ -329,7 +458,8 @@ function toMatrix(x, name) {
   }
   if (!Array.isArray(x) || x.length === 0 || !Array.isArray(x[0]))
     throw badInput(`${name} must be a non-empty number[][] or a Tensor, got ${describe(x)}`);
-  const rows = x.length, cols = x[0].length;
+  const rows = x.length,
+    cols = x[0].length;
   const data = new Float32Array(rows * cols);
   x.forEach((row, i) => {
     if (!Array.isArray(row) || row.length !== cols)
@@ -355,18 +485,24 @@ function intOr(value, fallback, name, lo) {
   return value;
 }
 
-/** MaskSpec -> the engine's {kind, offset, window, keyPadding?, blocked?} (bindings mask_from). */
+/** MaskSpec -> {kind (a name of MaskKind), offset, window, keyPadding?, blocked?}. */
 function toMask(mask, Lq, Lk) {
   if (mask === undefined) return { kind: 'none', offset: 0, window: 0 };
   checkObject(mask, 'inputs.mask');
-  const out = { kind: mask.kind, offset: intOr(mask.offset, 0, 'mask.offset', -Lk - Lq),
-    window: 0 };
+  const out = {
+    kind: mask.kind,
+    offset: intOr(mask.offset, 0, 'mask.offset', -Lk - Lq),
+    window: 0,
+  };
   switch (mask.kind) {
-    case 'none': case 'causal': break;
+    case 'none':
+    case 'causal':
+      break;
     case 'padding':
       if (mask.keyPadding === undefined) throw badInput('a padding mask needs keyPadding');
       break;
-    case 'local': out.window = intOr(mask.window, undefined, 'mask.window', 0);
+    case 'local':
+      out.window = intOr(mask.window, undefined, 'mask.window', 0);
       if (out.window === undefined) throw badInput('a local mask needs window');
       break;
     case 'custom':
@@ -374,13 +510,16 @@ function toMask(mask, Lq, Lk) {
         throw badInput(`mask.blocked must be ${Lq} rows of ${Lk} booleans`);
       out.blocked = new Uint8Array(Lq * Lk);
       mask.blocked.forEach((row, i) =>
-        out.blocked.set(toFlags(row, Lk, `mask.blocked[${i}]`), i * Lk));
+        out.blocked.set(toFlags(row, Lk, `mask.blocked[${i}]`), i * Lk),
+      );
       break;
     default:
-      throw badInput(`mask.kind must be none, causal, padding, local or custom, ` +
-        `got ${describe(mask.kind)}`);
+      throw badInput(
+        `mask.kind must be none, causal, padding, local or custom, ` + `got ${describe(mask.kind)}`,
+      );
   }
-  if (mask.keyPadding !== undefined) out.keyPadding = toFlags(mask.keyPadding, Lk, 'mask.keyPadding');
+  if (mask.keyPadding !== undefined)
+    out.keyPadding = toFlags(mask.keyPadding, Lk, 'mask.keyPadding');
   return out;
 }
 
@@ -415,8 +554,9 @@ export async function loadAttentionLab(options) {
           throw badInput('params.v must be a number[]');
         params.v = { shape: [p.v.length], data: Float32Array.from(p.v) };
       }
-      return unwrap(core.attention(q, k, v, inputs.score,
-        toMask(inputs.mask, q.shape[0], k.shape[0]), params));
+      const mask = toMask(inputs.mask, q.shape[0], k.shape[0]);
+      mask.kind = core.MaskKind[mask.kind];
+      return unwrap(core.attention(q, k, v, core.ScoreFunction[inputs.score], mask, params));
     },
     linearAttention(inputs) {
       const [q, k, v] = qkv(inputs);

@@ -1,0 +1,27 @@
+// What the one-head explainer returns: every intermediate of one attention head, as plain data
+// (the translator's façade hands it on unchanged). Not the computation (explain.h).
+#pragma once
+
+#include "core/array.h"
+
+namespace heed {
+
+/// Which attention block of the model an explanation is about.
+enum class AttentionBlock { EncoderSelf, DecoderSelf, Cross };
+
+/// Lq/Lk query/key lengths, D model dim, Dh head dim.
+struct HeadExplanation {
+    int dk = 0;
+    Array xq, xkv;           ///< block inputs after their LayerNorm: [Lq, D], [Lk, D]
+    Array q, k, v;           ///< this head's projections [Lq, Dh], [Lk, Dh], [Lk, Dh]
+    Array scores;            ///< Q·Kᵀ [Lq, Lk]
+    Array scaled;            ///< Q·Kᵀ/√dk [Lq, Lk]
+    Array mask;              ///< 1 where blocked (causal), else 0 [Lq, Lk]
+    Array weights;           ///< softmax(masked scaled) [Lq, Lk]
+    Array weights_unscaled;  ///< softmax(masked scores), for comparison [Lq, Lk]
+    Array output;            ///< weights·V [Lq, Dh]
+    Array concat;            ///< all heads' outputs [Lq, D]
+    Array projected;         ///< concat·Woᵀ + bo [Lq, D]
+};
+
+}  // namespace heed

@@ -1,0 +1,25 @@
+// A benchmark fixture: the model's linear layer (y = x·Wᵀ + b, W packed once) on seeded random
+// data, for timing the GEMM from JavaScript (scripts/bench.mjs, bench/ort). Not used to translate.
+#pragma once
+
+#include <memory>
+
+namespace heed {
+
+class LinearBench {
+  public:
+    /// x [rows, in_features], W [out_features, in_features], b [out_features], filled from a
+    /// fixed seed.
+    LinearBench(int rows, int in_features, int out_features);
+    ~LinearBench();
+    /// Applies the layer `repeats` times (what the caller times).
+    void run(int repeats);
+    /// Sum of the last output, so the work cannot be optimised away.
+    double checksum() const;
+
+  private:
+    struct Buffers;
+    std::unique_ptr<Buffers> b_;
+};
+
+}  // namespace heed

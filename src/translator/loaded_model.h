@@ -1,0 +1,28 @@
+// What a Translator holds: a model file's model, tokenizer and metadata, loaded and checked
+// against each other. Internal to the translator layer and to tests that need the parts; the
+// façade for everyone else is translator.h.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "model/model.h"
+#include "tokenizer/tokenizer.h"
+#include "translator/directions.h"
+
+namespace heed {
+
+struct LoadedModel {
+    Model model;
+    Tokenizer tokenizer;
+    std::string metadata_json;  ///< the file's "__metadata__" as a JSON object text
+    Directions directions;      ///< from "heed.languages": the directions and their start ids
+};
+
+/// Parses and verifies a model file held in memory; throws heed::Error naming the problem.
+std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t size);
+/// Reads and loads a model file; throws heed::Error if unreadable or invalid.
+std::unique_ptr<LoadedModel> load_model_file(const std::string& path);
+
+}  // namespace heed

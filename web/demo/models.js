@@ -1,0 +1,89 @@
+// Fetching: the server's list of models (models.json) and one model's bytes, started in a
+// Web Worker translator. Reports through status.js; not the page state (main.js).
+
+import { fetchModel } from './model-store.js';
+import { el } from './ui.js';
+import { page } from './page.js';
+import { progress, showMessage, showStatus, sizeText } from './status.js';
+
+/** Reads models.json and fills the model select; [] (and a message) when it cannot. */
+export async function loadManifest() {
+  let list;
+  try {
+    const res = await fetch('../models/models.json', { cache: 'no-cache' });
+    if (!res.ok) throw new Error(`the server answered ${res.status} for /models/models.json`);
+    list = await res.json();
+    const valid = (m) => m && typeof m.id === 'string' && typeof m.file === 'string';
+    if (!Array.isArray(list) || !list.every(valid))
+      throw new Error('models.json is not a list of {id, file, name, size}');
+  } catch (err) {
+    showStatus('No models');
+    showMessage(`Could not read the list of models: ${err.message}.`);
+    return [];
+  }
+  const label = (m) => `${m.name ?? m.id}${m.size ? ` · ${sizeText(m.size)}` : ''}`;
+  page().modelSelect.replaceChildren(
+    ...list.map((m) => el('option', { value: m.id, text: label(m) })),
+  );
+  return list;
+}
+
+/** What the status line says once a model is up. */
+function loadedText(entry, translator, size, source, ms) {
+  const cfg = translator.info?.config ?? {};
+  const params = translator.info?.parameters;
+  const from =
+    source === 'network'
+      ? 'downloaded'
+      : source === 'cache'
+        ? 'from the browser cache'
+        : 'offline copy';
+  return (
+    `${entry.name ?? entry.id}: ${sizeText(size)}` +
+    `${params ? `, ${(params / 1e6).toFixed(1)} M parameters` : ''}` +
+    `${cfg.encoder_layers ? `, ${cfg.encoder_layers}+${cfg.decoder_layers} layers × ${cfg.heads} heads` : ''}` +
+    ` — ${from} in ${(ms / 1000).toFixed(2)} s`
+  );
+}
+
+/**
+ * Downloads (or revalidates) a models.json entry and starts a worker translator on it,
+ * showing progress; on failure says why and rethrows.
+ */
+export async function openModel(entry) {
+  const name = entry.name ?? entry.id;
+  progress.start(`Loading ${name}…`);
+  const about = page().modelAbout;
+  about.textContent = typeof entry.about === 'string' ? entry.about : '';
+  about.hidden = !about.textContent;
+  showStatus(`Loading ${name}…`);
+  document.documentElement.dataset.heed = 'loading';
+  const t0 = performance.now();
+  try {
+    const url = new URL(`../models/${entry.file}`, location.href).href;
+    const { bytes, source } = await fetchModel(url, {
+      expectedSize: entry.size,
+      onProgress: (f, n) => progress.update(f, n),
+    });
+    progress.say('Starting the engine…');
+    const { spawnTranslator } = await import('../lib/heed-worker.js');
+    const size = bytes.length; // why: the worker client may transfer (detach) the buffer
+    const translator = await spawnTranslator({ model: bytes });
+    showStatus(loadedText(entry, translator, size, source, performance.now() - t0));
+    progress.done();
+    document.documentElement.dataset.heed = 'loaded';
+    return translator;
+  } catch (err) {
+    progress.done();
+    document.documentElement.dataset.heed = 'load-failed';
+    const why = err?.code ? `${err.code}: ${err.message}` : err.message;
+    showStatus(`Could not load ${name}`);
+    showMessage(
+      `The model “${name}” could not be loaded — ${why}` +
+        (err?.code === 'NO_SIMD'
+          ? ' This browser lacks WebAssembly SIMD; use a current Chrome, Firefox or Safari.'
+          : ''),
+    );
+    throw err;
+  }
+}

@@ -1,0 +1,39 @@
+// The page's elements, looked up once by their ids in index.html: the one place that knows
+// those ids. No behaviour (main.js wires the elements to the app).
+
+const IDS = {
+  modelStatus: 'model-status',
+  modelSelect: 'model-select',
+  modelAbout: 'model-about',
+  loadBox: 'load-box',
+  loadProgress: 'load-progress',
+  loadText: 'load-text',
+  source: 'source-text',
+  examples: 'examples',
+  translateButton: 'translate-btn',
+  stopButton: 'stop-btn',
+  output: 'output',
+  confidenceLegend: 'conf-legend',
+  stats: 'stats',
+  message: 'message',
+  view: 'view',
+  exportTarget: 'export-target',
+  exportPng: 'export-png',
+  exportSvg: 'export-svg',
+  exportJson: 'export-json',
+  copyLink: 'copy-link',
+};
+
+let elements = null;
+
+/** {role: element} for every id the demo uses; throws naming an id the page lacks. */
+export function page() {
+  if (elements) return elements;
+  const found = {};
+  for (const [role, id] of Object.entries(IDS)) {
+    found[role] = document.getElementById(id);
+    if (!found[role]) throw new Error(`the page has no #${id}`);
+  }
+  elements = found;
+  return elements;
+}

@@ -1,0 +1,84 @@
+// The translation panel: checks the text before it is sent, shows the result with one
+// underlined piece per token coloured by confidence, and the speed line. Not the decoding
+// itself (App.translate in main.js) nor the views.
+
+import { el } from './ui.js';
+import { cssAt } from './colormap.js';
+import { showPiece } from './attention-data.js';
+import { page } from './page.js';
+
+const MAX_CHARS = 4000;
+
+/** Why `text` cannot be sent, or null. */
+export function validate(text) {
+  if (!text.trim()) return 'Type or pick a sentence to translate: the text is empty.';
+  if (text.length > MAX_CHARS)
+    return `The text is ${text.length} characters long; the limit here is ${MAX_CHARS}.`;
+  const ctrl = text.match(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]/);
+  if (ctrl)
+    return `The text contains an unsupported control character (U+${ctrl[0].codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}). Remove it and try again.`;
+  return null;
+}
+
+/** A spinner and `text` in the output box (or just `text` when not `busy`). */
+export function showPending(text, busy = false) {
+  const spinner = busy ? [el('span.spinner', { 'aria-hidden': 'true' })] : [];
+  page().output.replaceChildren(el('span.pending', {}, ...spinner, text));
+}
+
+/** Empties the output, the speed line and the confidence legend (after a failure). */
+export function clearOutput() {
+  const p = page();
+  p.output.replaceChildren();
+  p.stats.textContent = '';
+  p.confidenceLegend.hidden = true;
+}
+
+/** The translation with one underlined span per piece; colour and dots show confidence. */
+export function showOutput(result, onPick) {
+  const spans = [];
+  result.targetTokens.forEach((t, i) => {
+    if (t === '</s>') return;
+    const p = result.tokenProbs[i];
+    if (t.startsWith('▁') && spans.length) spans.push(' ');
+    const bare = t === '▁'; // a lone word-start piece: shown as an underlined gap
+    spans.push(
+      el(
+        `span.tok${p < 0.5 ? '.low' : ''}${bare ? '.bare' : ''}`,
+        {
+          tabindex: 0,
+          'data-step': i,
+          style: `--c: ${cssAt('sequential', p)}`,
+          title: `“${t}” — probability ${(p * 100).toFixed(1)} %`,
+          'aria-label': `${showPiece(t)}, confidence ${(p * 100).toFixed(0)} percent`,
+          onclick: () => onPick(i),
+          onkeydown: (ev) => {
+            if (ev.key === 'Enter') onPick(i);
+          },
+        },
+        bare ? '\u2009' : showPiece(t),
+      ),
+    );
+  });
+  const { output, confidenceLegend } = page();
+  output.replaceChildren(...spans);
+  output.dataset.text = result.text;
+  confidenceLegend.hidden = false;
+}
+
+/** The speed line under the output. */
+export function showStats(result, { text, ms, beam, firstMs }) {
+  const words = text.trim().split(/\s+/).length;
+  const took = ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+  page().stats.textContent =
+    `${result.targetTokens.length} target pieces from ${result.sourceTokens.length} source pieces` +
+    ` in ${took} (${(words / (ms / 1000)).toFixed(0)} words/s, ${beam > 1 ? `beam ${beam}` : 'greedy'}, with attention)` +
+    ` · first translation ${(firstMs / 1000).toFixed(2)} s after page load`;
+}
+
+/** A note when the model read some of the text as <unk>, else null. */
+export function unknownNote(result) {
+  const unk = result.sourceTokens.filter((t) => t === '<unk>').length;
+  if (!unk) return null;
+  return `${unk} piece${unk > 1 ? 's' : ''} of the text use characters this model has never seen; ${unk > 1 ? 'they were' : 'it was'} read as <unk>, so the translation may be off.`;
+}
