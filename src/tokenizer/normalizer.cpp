@@ -12,7 +12,6 @@ namespace heed {
 namespace {
 
 constexpr std::string_view kSpaceSymbol = "\xE2\x96\x81";      // U+2581 "▁"
-constexpr std::string_view kReplacementChar = "\xEF\xBF\xBD";  // U+FFFD
 constexpr std::size_t kMaxTrieResults = 32;  // sentencepiece's kMaxTrieResultsSize
 
 // darts-clone unit layout: label in bits 0-7 (+ bit 31 for value units), has_leaf in bit 8,

@@ -12,6 +12,9 @@
 
 namespace heed {
 
+/// U+FFFD, what an invalid UTF-8 sequence becomes (in normalisation and in decoded bytes).
+constexpr std::string_view kReplacementChar = "\xEF\xBF\xBD";
+
 /// A NormalizerSpec's precompiled_charsmap: <u32 trie size><darts-clone units><NUL-terminated
 /// replacement strings>. Read-only; the units are copied out so the blob need not outlive it.
 class CharsMap {
