@@ -224,13 +224,16 @@ public:
         });
     }
 
-    /// {config: JSON text, metadata: JSON text, parameters: number}
+    /// {config: JSON text, metadata: JSON text, parameters: number, directions: string[]}
     val info() const {
         return guarded("BAD_MODEL", [&] {
             val r = val::object();
             r.set("config", val(get().config_json()));
             r.set("metadata", val(get().metadata_json()));
             r.set("parameters", double(get().parameter_count()));
+            val directions = val::array();
+            for (const std::string& d : get().directions()) directions.call<void>("push", val(d));
+            r.set("directions", directions);
             return r;
         });
     }
@@ -308,7 +311,8 @@ EMSCRIPTEN_BINDINGS(heed) {
         .field("maxLength", &heed::TranslateOptions::max_length)
         .field("lengthPenalty", &heed::TranslateOptions::length_penalty)
         .field("attention", &heed::TranslateOptions::return_attention)
-        .field("topK", &heed::TranslateOptions::top_k);
+        .field("topK", &heed::TranslateOptions::top_k)
+        .field("to", &heed::TranslateOptions::to);
     emscripten::value_object<heed::OptionLimits>("OptionLimits")
         .field("beam", &heed::OptionLimits::beam_size)
         .field("maxLength", &heed::OptionLimits::max_length)

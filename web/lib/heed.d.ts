@@ -53,6 +53,9 @@ export interface TranslateOptions {
   attention?: boolean;
   /** candidates per step in the trace, 0..100 (default 5) */
   topK?: number;
+  /** target language, one of the targets in `info.directions` (e.g. 'de' for 'en-de');
+   *  default '' = the model's first direction. Unknown targets reject with BAD_INPUT. */
+  to?: string;
   /** called after each decoding step of a single sentence (greedy or beam); see StepEvent.
    *  In loadTranslator's translator it runs synchronously inside the engine call (the page
    *  cannot repaint in between); spawnTranslator's events arrive as the worker decodes.
@@ -95,6 +98,9 @@ export interface ModelInfo {
   config: Record<string, unknown>;
   metadata: Record<string, unknown>;
   parameters: number;
+  /** every direction the model translates in, 'source-target' (e.g. ['en-de', 'de-en']),
+   *  the default first; empty when the file names no languages */
+  directions: string[];
 }
 
 /** Translator.dispose() frees the WASM objects (Embind handles) behind it; call it when done. */

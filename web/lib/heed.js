@@ -269,6 +269,8 @@ function engineOptions(options, { defaults, limits }) {
     );
   if (typeof o.attention !== 'boolean')
     throw badInput(`options.attention must be a boolean, got ${describe(o.attention)}`);
+  if (typeof o.to !== 'string')
+    throw badInput(`options.to must be a language code string, got ${describe(o.to)}`);
   return o;
 }
 
@@ -289,6 +291,7 @@ export async function loadTranslator(options) {
         config: JSON.parse(info.config),
         metadata: JSON.parse(info.metadata),
         parameters: info.parameters,
+        directions: info.directions,
       },
       engine,
     );
