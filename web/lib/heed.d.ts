@@ -4,13 +4,13 @@
 /** Raised for every user-facing failure; `code` says which kind. */
 export class HeedError extends Error {
   readonly code:
-    | 'BAD_MODEL'       // the model bytes are not a valid Heed model (message names the problem)
-    | 'BAD_INPUT'       // empty/over-long/invalid text, wrong argument types, bad options
-    | 'DISPOSED'        // the translator was disposed
-    | 'NO_SIMD'         // this JS engine lacks WebAssembly SIMD
-    | 'ABORTED'         // the call was aborted through its AbortSignal
-    | 'LOAD_FAILED'     // the .wasm or model could not be fetched/read
-    | 'INTERNAL';       // a bug or exhausted memory in the engine, or a crashed worker
+    | 'BAD_MODEL' // the model bytes are not a valid Heed model (message names the problem)
+    | 'BAD_INPUT' // empty/over-long/invalid text, wrong argument types, bad options
+    | 'DISPOSED' // the translator was disposed
+    | 'NO_SIMD' // this JS engine lacks WebAssembly SIMD
+    | 'ABORTED' // the call was aborted through its AbortSignal
+    | 'LOAD_FAILED' // the .wasm or model could not be fetched/read
+    | 'INTERNAL'; // a bug or exhausted memory in the engine, or a crashed worker
 }
 
 /** A dense float array in row-major order with its shape. Copied out of WASM memory. */
@@ -19,7 +19,11 @@ export interface Tensor {
   data: Float32Array;
 }
 
-export interface Candidate { id: number; piece: string; prob: number; }
+export interface Candidate {
+  id: number;
+  piece: string;
+  prob: number;
+}
 
 export interface StepInfo {
   /** step index t (0-based): the t-th target token */
@@ -129,7 +133,9 @@ export interface HeadExplanation {
   dk: number;
   /** the block's query-side input after its layer norm [Lq][D] */ xq: Tensor;
   /** key/value-side input [Lk][D] (encoder output for cross-attention) */ xkv: Tensor;
-  /** this head's projections: q [Lq][Dh], k [Lk][Dh], v [Lk][Dh] */ q: Tensor; k: Tensor; v: Tensor;
+  /** this head's projections: q [Lq][Dh], k [Lk][Dh], v [Lk][Dh] */ q: Tensor;
+  k: Tensor;
+  v: Tensor;
   /** Q·Kᵀ [Lq][Lk] */ scores: Tensor;
   /** Q·Kᵀ/√dk [Lq][Lk] */ scaled: Tensor;
   /** 1 where the mask blocks (causal/padding) [Lq][Lk] */ mask: Tensor;
@@ -195,10 +201,14 @@ export interface AttentionLab {
   sinusoidalPositions(length: number, dModel: number): Tensor;
   /** [length][length] cosine similarity between those position encodings */
   positionSimilarity(length: number, dModel: number): Tensor;
-  linearAttention(inputs: Omit<AttentionInputs, 'score' | 'params'> & { causal?: boolean }): AttentionOutputs;
+  linearAttention(
+    inputs: Omit<AttentionInputs, 'score' | 'params'> & { causal?: boolean },
+  ): AttentionOutputs;
 }
 export function loadAttentionLab(options?: { wasmUrl?: string | URL }): Promise<AttentionLab>;
 
 /** WASM memory of the engine instance for `wasmUrl` (shared by its translators and lab):
  *  bytes in use by malloc, and the size of linear memory (which never shrinks). */
-export function memoryStats(options?: { wasmUrl?: string | URL }): Promise<{ inUse: number; size: number }>;
+export function memoryStats(options?: {
+  wasmUrl?: string | URL;
+}): Promise<{ inUse: number; size: number }>;
