@@ -135,22 +135,17 @@ def heed_tensors(model):
     def copy(dst, src):
         out[dst + ".weight"], out[dst + ".bias"] = sd[src + ".weight"], sd[src + ".bias"]
 
-    for i in range(c["encoder_layers"]):
-        s, t = "transformer.encoder.layers.%d" % i, "encoder.%d" % i
-        attn(t + ".self_attn", s + ".self_attn")
-        copy(t + ".ln1", s + ".norm1")
-        copy(t + ".ln2", s + ".norm2")
-        copy(t + ".ffn.fc1", s + ".linear1")
-        copy(t + ".ffn.fc2", s + ".linear2")
-    for i in range(c["decoder_layers"]):
-        s, t = "transformer.decoder.layers.%d" % i, "decoder.%d" % i
-        attn(t + ".self_attn", s + ".self_attn")
-        attn(t + ".cross_attn", s + ".multihead_attn")
-        copy(t + ".ln1", s + ".norm1")
-        copy(t + ".ln2", s + ".norm2")
-        copy(t + ".ln3", s + ".norm3")
-        copy(t + ".ffn.fc1", s + ".linear1")
-        copy(t + ".ffn.fc2", s + ".linear2")
+    # why: one mapping for both stacks; the decoder adds cross-attention and a third norm
+    for side, n, attns, norms in (("encoder", c["encoder_layers"], ("self_attn",), 2),
+                                  ("decoder", c["decoder_layers"], ("self_attn", "cross_attn"), 3)):
+        for i in range(n):
+            s, t = "transformer.%s.layers.%d" % (side, i), "%s.%d" % (side, i)
+            for a in attns:
+                attn("%s.%s" % (t, a), "%s.%s" % (s, "multihead_attn" if a == "cross_attn" else a))
+            for k in range(1, norms + 1):
+                copy("%s.ln%d" % (t, k), "%s.norm%d" % (s, k))
+            copy(t + ".ffn.fc1", s + ".linear1")
+            copy(t + ".ffn.fc2", s + ".linear2")
     if c["pre_norm"]:
         copy("encoder.ln", "transformer.encoder.norm")
         copy("decoder.ln", "transformer.decoder.norm")
