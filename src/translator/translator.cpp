@@ -3,6 +3,7 @@
 #include "translator/translator.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -41,6 +42,9 @@ Translator::Translator() = default;
 Translator::~Translator() = default;
 
 std::unique_ptr<Translator> Translator::load(const std::uint8_t* bytes, std::size_t size) {
+    if (size > kMaxModelBytes)
+        throw Error("model file is " + std::to_string(size) + " bytes, over the limit of " +
+                    std::to_string(kMaxModelBytes));
     ModelFile file = ModelFile::parse(bytes, size);
     ModelConfig config = ModelConfig::from_json(file.metadata("heed.config"));
     if (!file.has("tokenizer.model"))
@@ -61,9 +65,18 @@ std::unique_ptr<Translator> Translator::load(const std::uint8_t* bytes, std::siz
 std::unique_ptr<Translator> Translator::load_file(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
     if (!f) throw Error("cannot open model file '" + path + "'");
-    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)),
-                                    std::istreambuf_iterator<char>());
-    if (f.bad()) throw Error("cannot read model file '" + path + "'");
+    // why: a device or pipe (/dev/zero) never ends; only a regular file has a size to check
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw Error("model file '" + path + "' is not a regular file");
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec) throw Error("cannot read model file '" + path + "'");
+    if (size > kMaxModelBytes)
+        throw Error("model file '" + path + "' is " + std::to_string(size) +
+                    " bytes, over the limit of " + std::to_string(kMaxModelBytes));
+    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
+    f.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(size));
+    if (std::size_t(f.gcount()) != size) throw Error("cannot read model file '" + path + "'");
     return load(bytes.data(), bytes.size());
 }
 

@@ -81,6 +81,9 @@ private:
     std::string metadata_json_;
 };
 
+/// Largest model file accepted, in bytes (1 GiB); a bigger one is refused before it is read.
+constexpr std::size_t kMaxModelBytes = std::size_t(1) << 30;
+
 /// Maximum source length in SentencePiece pieces; longer input is rejected with a message.
 constexpr int kMaxSourceTokens = 250;
 
