@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Every test of the project, in order: the native build + ctest (build-js), the WASM build, the
-# npm package's Node tests (tests/node, through the package's public exports), and the browser
-# tests (tests/browser/run.mjs, then the packed tarball in a plain page) when present. Runs every
-# stage, then fails if any stage failed.
+# Every test of the project, in order: the native build + ctest (build-js), the same ctest built
+# with ASan + UBSan (build-asan, clang, no recovery), the WASM build, the npm package's Node tests (tests/node, through the
+# package's public exports), and the browser tests (tests/browser/run.mjs, then the packed
+# tarball in a plain page) when present. Runs every stage, prints how long each took, then fails
+# if any stage failed.
 #
 #   bash scripts/test-all.sh       # npm test
 #   NATIVE_BUILD_DIR (default build, which scripts/setup.sh has built already)
@@ -20,7 +21,9 @@ stage() {
   shift
   echo
   echo "=== $name"
-  if "$@"; then echo "=== $name: ok"; else echo "=== $name: FAILED"; failed+=("$name"); fi
+  local start=$SECONDS
+  if "$@"; then echo "=== $name: ok ($((SECONDS - start)) s)"
+  else echo "=== $name: FAILED ($((SECONDS - start)) s)"; failed+=("$name"); fi
 }
 
 native() {
@@ -29,7 +32,15 @@ native() {
     ctest --test-dir "$native_dir" --output-on-failure
 }
 
+sanitized() {
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHEED_SANITIZE=ON \
+    -DCMAKE_CXX_COMPILER=clang++ >/dev/null &&
+    cmake --build build-asan -j "$jobs" &&
+    UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure
+}
+
 stage "native build + ctest ($native_dir)" native
+stage "ASan + UBSan build + ctest (build-asan)" sanitized
 stage "wasm build (build-wasm)" env JOBS="$jobs" bash scripts/build-wasm.sh
 stage "node tests (tests/node)" env HEED_CLI="$root/$native_dir/heed" node --test tests/node/
 if [ -f tests/browser/run.mjs ]; then
