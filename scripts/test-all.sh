@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test of the project, in order: the native build + ctest (build-js), the same ctest built
-# with ASan + UBSan (build-asan, clang, no recovery), the WASM build, the npm package's Node tests (tests/node, through the
+# with ASan + UBSan (build-asan, clang, no recovery), the libFuzzer targets of tests/fuzz for a
+# bounded time each, the WASM build, the npm package's Node tests (tests/node, through the
 # package's public exports), and the browser tests (tests/browser/run.mjs, then the packed
 # tarball in a plain page) when present. Runs every stage, prints how long each took, then fails
 # if any stage failed.
@@ -8,6 +9,7 @@
 #   bash scripts/test-all.sh       # npm test
 #   NATIVE_BUILD_DIR (default build, which scripts/setup.sh has built already)
 #   JOBS (default: all cores)
+#   FUZZ_SECONDS (default 25): how long each fuzz target runs
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -32,6 +34,7 @@ native() {
     ctest --test-dir "$native_dir" --output-on-failure
 }
 
+# why: one sanitized build serves both stages (see HEED_SANITIZE in CMakeLists.txt)
 sanitized() {
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHEED_SANITIZE=ON \
     -DCMAKE_CXX_COMPILER=clang++ >/dev/null &&
@@ -41,6 +44,8 @@ sanitized() {
 
 stage "native build + ctest ($native_dir)" native
 stage "ASan + UBSan build + ctest (build-asan)" sanitized
+stage "fuzzers, ${FUZZ_SECONDS:-25} s each (tests/fuzz)" \
+  bash tests/fuzz/run.sh build-asan "${FUZZ_SECONDS:-25}"
 stage "wasm build (build-wasm)" env JOBS="$jobs" bash scripts/build-wasm.sh
 stage "node tests (tests/node)" env HEED_CLI="$root/$native_dir/heed" node --test tests/node/
 if [ -f tests/browser/run.mjs ]; then
