@@ -18,7 +18,13 @@
 namespace heed {
 namespace {
 
-constexpr std::size_t kMaxTextBytes = 20000;
+bool is_blank(const std::string& s) {
+    for (unsigned char ch : s)
+        if (!std::isspace(ch)) return false;
+    return true;
+}
+
+}  // namespace
 
 void check_options(const TranslateOptions& o) {
     if (o.beam_size < 1 || o.beam_size > 16)
@@ -29,14 +35,6 @@ void check_options(const TranslateOptions& o) {
         throw Error("length penalty must be a number between 0 and 10");
     if (o.top_k < 0 || o.top_k > 100) throw Error("top_k must be between 0 and 100");
 }
-
-bool is_blank(const std::string& s) {
-    for (unsigned char ch : s)
-        if (!std::isspace(ch)) return false;
-    return true;
-}
-
-}  // namespace
 
 Translator::Translator() = default;
 Translator::~Translator() = default;

@@ -81,6 +81,13 @@ private:
     std::string metadata_json_;
 };
 
+/// Throws heed::Error naming the first option out of range (translate() calls it too; the CLI
+/// calls it once before reading any input).
+void check_options(const TranslateOptions& options);
+
+/// Longest text accepted, in bytes; longer input is rejected with a message.
+constexpr std::size_t kMaxTextBytes = 20000;
+
 /// Largest model file accepted, in bytes (1 GiB); a bigger one is refused before it is read.
 constexpr std::size_t kMaxModelBytes = std::size_t(1) << 30;
 
