@@ -215,13 +215,18 @@ public:
         });
     }
 
-    /// texts: string[]; options: see options_from. -> Translation[]
+    /// texts: string[] (checked in JS: dense, strings, no lone surrogates); options: see
+    /// options_from. -> (Translation | {error: {code, message}})[]
     val translate(const val& texts, const val& options) const {
         return guarded("BAD_INPUT", [&] {
-            std::vector<heed::Translation> ts = get().translate(
+            std::vector<heed::BatchItem> items = get().translate_batch(
                 emscripten::vecFromJSArray<std::string>(texts), options_from(options));
             val out = val::array();
-            for (std::size_t i = 0; i < ts.size(); ++i) out.set(i, translation_val(ts[i], true));
+            for (std::size_t i = 0; i < items.size(); ++i) {
+                val item = items[i].ok ? translation_val(items[i].translation, true) : val::object();
+                if (!items[i].ok) item.set("error", failure("BAD_INPUT", items[i].error.c_str()));
+                out.set(i, item);
+            }
             return out;
         });
     }

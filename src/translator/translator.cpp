@@ -214,6 +214,38 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& t
     return out;
 }
 
+std::vector<BatchItem> Translator::translate_batch(const std::vector<std::string>& texts,
+                                                  const TranslateOptions& options) const {
+    check_options(options);
+    if (texts.size() > kMaxBatchTexts)
+        throw Error("a batch holds at most " + std::to_string(kMaxBatchTexts) + " texts (got " +
+                    std::to_string(texts.size()) + ")");
+    std::vector<BatchItem> items(texts.size());
+    std::vector<std::string> good;
+    std::vector<std::size_t> where;
+    std::size_t pieces = 0;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        try {
+            pieces += source_ids(*tokenizer_, model_->config(), texts[i]).size();
+            good.push_back(texts[i]);
+            where.push_back(i);
+        } catch (const Error& e) {
+            items[i].error = e.what();
+        }
+    }
+    if (pieces > kMaxBatchPieces)
+        throw Error("a batch holds at most " + std::to_string(kMaxBatchPieces) +
+                    " source pieces in all (got " + std::to_string(pieces) +
+                    "): split it into smaller batches");
+    // why: translate() tokenises the good texts again; that is cheap next to decoding them
+    std::vector<Translation> done = translate(good, options);
+    for (std::size_t k = 0; k < done.size(); ++k) {
+        items[where[k]].ok = true;
+        items[where[k]].translation = std::move(done[k]);
+    }
+    return items;
+}
+
 Translation Translator::translate_one(const std::string& text, const TranslateOptions& options,
                                       const StepCallback& on_step) const {
     check_options(options);

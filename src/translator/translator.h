@@ -35,6 +35,13 @@ struct Translation {
     AttentionTrace attention;                ///< filled when options.return_attention
 };
 
+/// One text of translate_batch(): its translation, or the message saying why it was refused.
+struct BatchItem {
+    bool ok = false;          ///< true: `translation` is set; false: `error` is
+    Translation translation;  ///< the result when ok
+    std::string error;        ///< the heed::Error message when the text was refused
+};
+
 /// Called after each decoding step of a single-sentence greedy/beam run (for animation):
 /// step index, the token just chosen, and the trace so far. Return false to abort.
 using StepCallback = std::function<bool(int step, const Translation& partial)>;
@@ -55,6 +62,11 @@ public:
     /// over-long text, or bad options.
     std::vector<Translation> translate(const std::vector<std::string>& texts,
                                        const TranslateOptions& options) const;
+    /// Translates a batch where a refused text (empty, invalid UTF-8, too long) gives an error
+    /// item instead of failing the others. Throws heed::Error for bad options or a batch over
+    /// kMaxBatchTexts texts or kMaxBatchPieces source pieces in all.
+    std::vector<BatchItem> translate_batch(const std::vector<std::string>& texts,
+                                           const TranslateOptions& options) const;
     /// Translates one sentence, reporting each step to `on_step` (may be empty).
     Translation translate_one(const std::string& text, const TranslateOptions& options,
                               const StepCallback& on_step = {}) const;
@@ -87,6 +99,11 @@ void check_options(const TranslateOptions& options);
 
 /// Longest text accepted, in bytes; longer input is rejected with a message.
 constexpr std::size_t kMaxTextBytes = 20000;
+
+/// Most texts in one translate_batch() call, and most source pieces in all of them: they bound
+/// the memory of one batch (encoder outputs, KV caches, traces).
+constexpr std::size_t kMaxBatchTexts = 256;
+constexpr std::size_t kMaxBatchPieces = 16384;
 
 /// Largest model file accepted, in bytes (1 GiB); a bigger one is refused before it is read.
 constexpr std::size_t kMaxModelBytes = std::size_t(1) << 30;
