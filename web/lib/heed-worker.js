@@ -8,6 +8,7 @@ import {
   HeedError, IS_NODE, abortedError, badInput, checkExplain, checkLoadOptions, checkTranslate,
   describe, disposedError, guarded, hasScheme, stepsOf,
 } from './common.js';
+import { checkExplainRange, checkTextInput } from './validate.js';
 
 export { HeedError };
 
@@ -199,6 +200,7 @@ class WorkerTranslator {
 
   translate(text, options) {
     return guarded(this.#disposed, () => {
+      checkTextInput(text);
       const parsed = checkTranslate(text, options);
       if (parsed.signal?.aborted) throw abortedError(parsed.signal);
       return parsed;
@@ -230,7 +232,10 @@ class WorkerTranslator {
   }
 
   explainHead(result, where) {
-    return guarded(this.#disposed, () => checkExplain(result, where), () => {
+    return guarded(this.#disposed, () => {
+      checkExplain(result, where);
+      checkExplainRange(result, where, this.info.config);
+    }, () => {
       const { sourceIds, targetIds, sourceTokens, targetTokens } = result;
       return this.#client.call({
         type: 'explain',

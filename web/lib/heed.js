@@ -8,6 +8,7 @@ import {
   readBody, shapeResult, stepsOf,
 } from './common.js';
 
+import { checkExplainRange, checkLabMask, checkModelSize, checkTextInput } from './validate.js';
 export { HeedError };
 
 // ---- environment -----------------------------------------------------------------------
@@ -179,6 +180,7 @@ export async function loadTranslator(options) {
   const core = getCore(options.wasmUrl);
   core.catch(() => {});  // why: awaited below; a model error must not leave it unhandled
   const bytes = await modelBytes(options.model, options.onProgress);
+  checkModelSize(bytes);
   const engine = await core;
   const handle = new engine.Translator();
   try {
@@ -239,7 +241,7 @@ class Translator {
   }
 
   translate(text, options) {
-    return guarded(this.#disposed, () => checkTranslate(text, options),
+    return guarded(this.#disposed, () => (checkTextInput(text), checkTranslate(text, options)),
       (parsed) => this.#run(() => this.#translate(text, parsed)));
   }
 
@@ -248,7 +250,10 @@ class Translator {
   }
 
   explainHead(result, where) {
-    return guarded(this.#disposed, () => checkExplain(result, where), () => this.#run(() => ({
+    return guarded(this.#disposed, () => {
+      checkExplain(result, where);
+      checkExplainRange(result, where, this.info.config);
+    }, () => this.#run(() => ({
       ...unwrap(this.#handle.explainHead(result.sourceIds, result.targetIds,
         BLOCKS.indexOf(where.block), where.layer, where.head)),
       ...explainTokens(result, where.block),
@@ -286,8 +291,9 @@ class Translator {
     if (signal?.aborted) throw abortedError(signal);
     if (Array.isArray(text)) {
       if (text.length === 0) return [];
+      // why: a refused text is its own {error} item; the others are still translated
       return unwrap(this.#handle.translate(text, engine))
-        .map((r) => shapeResult(r, engine.attention));
+        .map((r) => (r.error ? { error: r.error } : shapeResult(r, engine.attention)));
     }
     if (!onStep && !signal)
       return shapeResult(unwrap(this.#handle.translateOne(text, engine, null)), engine.attention);
@@ -403,6 +409,7 @@ export async function loadAttentionLab(options) {
   return Object.freeze({
     attention(inputs) {
       const [q, k, v] = qkv(inputs);
+      checkLabMask(inputs.mask);
       if (!SCORES.includes(inputs.score))
         throw badInput(`score must be one of ${SCORES.join(', ')}, got ${describe(inputs.score)}`);
       checkObject(inputs.params, 'inputs.params', true);
