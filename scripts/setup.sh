@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DEBS=(cmake g++ make pkg-config xtensor-dev xtl-dev libxsimd-dev libgtest-dev libsimde-dev
-      nlohmann-json3-dev libsentencepiece-dev emscripten chromium python3)
+      nlohmann-json3-dev libsentencepiece-dev emscripten chromium python3
+      clang libclang-rt-14-dev)  # why: clang + its runtimes for the ASan/UBSan and libFuzzer stages
 case "${1:-}" in
     "") ;;
     --training)

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Every test of the project, in order: the JS format check (Prettier), the native build + ctest
-# (with the layer check tests/check_layers.py), the WASM build, the npm package's Node tests
-# (tests/node, through the package's public exports), and the browser tests
-# (tests/browser/run.mjs, then the packed tarball in a plain page) when present. Runs every
-# stage, then fails if any stage failed.
+# (with the layer check tests/check_layers.py), the same ctest built with ASan + UBSan
+# (build-asan, clang, no recovery), the libFuzzer targets of tests/fuzz for a bounded time each,
+# the WASM build, the npm package's Node tests (tests/node, through the package's public
+# exports), and the browser tests (tests/browser/run.mjs, then the packed tarball in a plain
+# page) when present. Runs every stage, prints how long each took, then fails if any stage failed.
 #
 #   bash scripts/test-all.sh       # npm test
 #   NATIVE_BUILD_DIR (default build, which scripts/setup.sh has built already)
 #   JOBS (default: all cores)
+#   FUZZ_SECONDS (default 25): how long each fuzz target runs
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,7 +23,9 @@ stage() {
   shift
   echo
   echo "=== $name"
-  if "$@"; then echo "=== $name: ok"; else echo "=== $name: FAILED"; failed+=("$name"); fi
+  local start=$SECONDS
+  if "$@"; then echo "=== $name: ok ($((SECONDS - start)) s)"
+  else echo "=== $name: FAILED ($((SECONDS - start)) s)"; failed+=("$name"); fi
 }
 
 native() {
@@ -30,8 +34,19 @@ native() {
     ctest --test-dir "$native_dir" --output-on-failure
 }
 
+# why: one sanitized build serves both stages (see HEED_SANITIZE in CMakeLists.txt)
+sanitized() {
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHEED_SANITIZE=ON \
+    -DCMAKE_CXX_COMPILER=clang++ >/dev/null &&
+    cmake --build build-asan -j "$jobs" &&
+    UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure
+}
+
 stage "JS format (prettier --check)" npx --no-install prettier --check '**/*.{js,mjs}'
 stage "native build + ctest ($native_dir)" native
+stage "ASan + UBSan build + ctest (build-asan)" sanitized
+stage "fuzzers, ${FUZZ_SECONDS:-25} s each (tests/fuzz)" \
+  bash tests/fuzz/run.sh build-asan "${FUZZ_SECONDS:-25}"
 stage "wasm build (build-wasm)" env JOBS="$jobs" bash scripts/build-wasm.sh
 stage "node tests (tests/node)" env HEED_CLI="$root/$native_dir/heed" node --test tests/node/
 if [ -f tests/browser/run.mjs ]; then

@@ -23,14 +23,9 @@ namespace {
 
 using nlohmann::json;
 using test::error_of;
+using test::u64_le;
 
 // ---- a tiny writer: header JSON + data section, laid out like write_heed() ----
-
-std::string u64_le(std::uint64_t v) {
-    std::string s(8, '\0');
-    for (int i = 0; i < 8; ++i) s[i] = char((v >> (8 * i)) & 0xFF);
-    return s;
-}
 
 /// The whole file for a given header text and data section (the header is space-padded to 8).
 std::string file_bytes(std::string header_text, const std::string& data) {

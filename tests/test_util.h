@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -52,6 +53,13 @@ inline std::string read_text(const std::string& path) {
     std::ostringstream s;
     s << f.rdbuf();
     return s.str();
+}
+
+/// `v` as 8 little-endian bytes (the model file's header length prefix).
+inline std::string u64_le(std::uint64_t v) {
+    std::string s(8, '\0');
+    for (int i = 0; i < 8; ++i) s[i] = char((v >> (8 * i)) & 0xFF);
+    return s;
 }
 
 /// The what() of the heed::Error that f() throws, or "(no heed::Error)" if it returns.

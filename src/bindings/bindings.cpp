@@ -175,13 +175,18 @@ public:
         });
     }
 
-    /// texts: string[] -> Translation[]
+    /// texts: string[] (checked in JS: dense, strings, no lone surrogates)
+    /// -> (Translation | {error: {code, message}})[]
     val translate(const val& texts, const heed::TranslateOptions& options) const {
         return guarded("BAD_INPUT", [&] {
-            std::vector<heed::Translation> ts =
-                get().translate(emscripten::vecFromJSArray<std::string>(texts), options);
+            std::vector<heed::BatchItem> items =
+                get().translate_batch(emscripten::vecFromJSArray<std::string>(texts), options);
             val out = val::array();
-            for (std::size_t i = 0; i < ts.size(); ++i) out.set(i, translation_val(ts[i], true));
+            for (std::size_t i = 0; i < items.size(); ++i) {
+                val item = items[i].ok ? translation_val(items[i].translation, true) : val::object();
+                if (!items[i].ok) item.set("error", failure("BAD_INPUT", items[i].error.c_str()));
+                out.set(i, item);
+            }
             return out;
         });
     }

@@ -5,11 +5,14 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "cli/attention_file.h"
+#include "cli/line_reader.h"
 #include "core/error.h"
 #include "translator/translator.h"
 
@@ -22,8 +25,9 @@ const char* kUsage =
     "usage:\n"
     "  heed translate -m MODEL [--to LANG] [--beam N] [--max-length N] [--length-penalty X]\n"
     "                 [--attention OUT.json] [--ids] [TEXT ...]\n"
-    "      translates each TEXT, or each line of stdin when no TEXT is given, into LANG\n"
-    "      (default: the model's first direction)\n"
+    "      translates each TEXT, or each line of stdin as it arrives when no TEXT is given,\n"
+    "      into LANG (default: the model's first direction); --attention writes a JSON array,\n"
+    "      one element per translation, as it goes\n"
     "  heed info -m MODEL      prints the directions, the config and the parameter count\n"
     "  heed bench -m MODEL     prints sentences/s and words/s on a built-in set\n";
 
@@ -109,36 +113,62 @@ json translation_json(const std::string& source, const heed::Translation& t) {
     return j;
 }
 
+/// Says on stderr when the model caps --max-length (its positions end there).
+void note_caps(const Args& a, const heed::Translator& tr) {
+    const int positions = json::parse(tr.config_json()).at("max_positions").get<int>();
+    if (a.options.max_length > positions)
+        std::cerr << "heed: note: --max-length " << a.options.max_length << " is capped at "
+                  << positions << ", the model's max_positions\n";
+}
+
+/// Translates, prints (one line per input, flushed) and appends to the attention file.
+/// Returns false when the text was refused (its line stays empty, the error goes to stderr).
+bool translate_one(const Args& a, const heed::Translator& tr, const std::string& text,
+                   const std::string& where, heed::cli::AttentionFile* attention) {
+    try {
+        heed::Translation t = tr.translate({text}, a.options).at(0);
+        std::cout << t.text;
+        if (a.ids)
+            for (std::size_t k = 0; k < t.target_ids.size(); ++k)
+                std::cout << (k == 0 ? '\t' : ' ') << t.target_ids[k];
+        std::cout << "\n" << std::flush;
+        if (attention) attention->add(translation_json(text, t));
+        return true;
+    } catch (const Error& e) {
+        std::cout << "\n" << std::flush;  // why: keep output lines aligned with input lines
+        std::cerr << "heed: error: " << where << ": " << e.what() << "\n";
+        return false;
+    }
+}
+
+/// The TEXT arguments, or stdin read and translated line by line as it arrives.
 int run_translate(const Args& a, const heed::Translator& tr) {
-    std::vector<std::string> texts = a.texts;
-    const bool from_stdin = texts.empty();
-    if (from_stdin)
-        for (std::string line; std::getline(std::cin, line);) texts.push_back(line);
-    json all = json::array();
+    note_caps(a, tr);
+    std::unique_ptr<heed::cli::AttentionFile> attention;
+    if (!a.attention_out.empty())
+        attention = std::make_unique<heed::cli::AttentionFile>(a.attention_out);
     int failures = 0;
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-        try {
-            heed::Translation t = tr.translate({texts[i]}, a.options).at(0);
-            std::cout << t.text;
-            if (a.ids)
-                for (std::size_t k = 0; k < t.target_ids.size(); ++k)
-                    std::cout << (k == 0 ? '\t' : ' ') << t.target_ids[k];
-            std::cout << "\n";
-            if (a.options.return_attention) all.push_back(translation_json(texts[i], t));
-        } catch (const Error& e) {
-            ++failures;
-            std::cout << "\n";  // why: keep output lines aligned with input lines
-            std::cerr << "heed: error: " << (from_stdin ? "line " : "text ") << i + 1 << ": "
-                      << e.what() << "\n";
+    for (std::size_t i = 0; i < a.texts.size(); ++i)
+        failures += !translate_one(a, tr, a.texts[i], "text " + std::to_string(i + 1),
+                                   attention.get());
+    if (a.texts.empty()) {
+        std::string line;
+        for (std::size_t n = 1;; ++n) {
+            const heed::cli::LineStatus status =
+                heed::cli::read_line(std::cin, line, heed::kMaxTextBytes);
+            if (status == heed::cli::LineStatus::End) break;
+            const std::string where = "line " + std::to_string(n);
+            if (status == heed::cli::LineStatus::TooLong) {
+                ++failures;
+                std::cout << "\n" << std::flush;
+                std::cerr << "heed: error: " << where << ": text is too long (more than "
+                          << heed::kMaxTextBytes << " bytes)\n";
+                continue;
+            }
+            failures += !translate_one(a, tr, line, where, attention.get());
         }
     }
-    std::cout.flush();
-    if (!a.attention_out.empty()) {
-        std::ofstream f(a.attention_out);
-        if (!f) throw Error("cannot write '" + a.attention_out + "'");
-        f << all.dump();
-        if (!f) throw Error("cannot write '" + a.attention_out + "'");
-    }
+    if (attention) attention->close();
     return failures ? 1 : 0;
 }
 
@@ -212,12 +242,19 @@ int main(int argc, char** argv) {
     Args args;
     try {
         args = parse_args(argc, argv);
+        heed::check_options(args.options);  // why: once, before any input is read
     } catch (const Error& e) {
         std::cerr << "heed: " << e.what() << "\n" << kUsage;
         return 2;
     }
     try {
         std::unique_ptr<heed::Translator> tr = heed::Translator::load_file(args.model);
+        try {
+            tr->check_target(args.options.to);  // why: once, like the other options
+        } catch (const Error& e) {
+            std::cerr << "heed: " << e.what() << "\n";
+            return 2;
+        }
         if (args.command == "info") return run_info(*tr);
         if (args.command == "bench") return run_bench(*tr);
         return run_translate(args, *tr);

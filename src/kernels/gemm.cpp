@@ -102,6 +102,9 @@ void small_m(int n, int K, const float* a, int lda, Panels src, const float* bia
 void drive(int M, int n, int K, const float* a, int lda, Panels src, const float* bias, float* c,
            int ldc, bool accumulate) {
     if (M <= 0 || n <= 0) return;
+    // why: with K = 0 no row of B is read and B may be an empty (null) buffer; stepping a null
+    // pointer by a non-zero panel stride is undefined behaviour (UBSan), by zero it is not.
+    if (K == 0) src.row = src.panel = 0;
     const int panels = (n + 7) / 8;
     const int block =
         int(std::max<ptrdiff_t>(1, kPanelBlockFloats / (ptrdiff_t(8) * std::max(K, 1))));
@@ -268,7 +271,7 @@ void gemm_f32_nn_simd128(int M, int N, int K, const float* a, int lda, const flo
     const int n8 = N - N % kGemmNr;
     drive(M, n8, K, a, lda, Panels{b, ldb, kGemmNr}, bias, c, ldc, accumulate);
     if (n8 == N || M <= 0) return;
-    pack_b_f32(K, N - n8, b + n8, ldb, false, tail);
+    pack_b_f32(K, N - n8, K > 0 ? b + n8 : b, ldb, false, tail);  // why: as in drive()
     drive(M, N - n8, K, a, lda, Panels{tail, kGemmNr, ptrdiff_t(kGemmNr) * K},
           bias ? bias + n8 : nullptr, c + n8, ldc, accumulate);
 }

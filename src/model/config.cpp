@@ -1,6 +1,8 @@
 // ModelConfig <-> JSON, with a clear error for every missing, mistyped or inconsistent field.
 #include "model/config.h"
 
+#include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
@@ -10,18 +12,51 @@ namespace {
 
 using nlohmann::json;
 
+std::string field_error(const char* key, const std::string& what) {
+    return std::string("model config: field '") + key + "' " + what;
+}
+
 template <class T>
 void read_field(const json& j, const char* key, T& out) {
     if (!j.contains(key)) return;  // why: optional fields keep their defaults
     try {
         out = j.at(key).get<T>();
     } catch (const json::exception&) {
-        throw Error(std::string("model config: field '") + key + "' has the wrong type");
+        throw Error(field_error(key, "has the wrong type"));
     }
 }
 
-void require_positive(int v, const char* key) {
-    if (v <= 0) throw Error(std::string("model config: '") + key + "' must be positive");
+/// An integer field in [lo, hi] (lo >= 0). why: nlohmann's get<int>() casts floats (UB when
+/// out of range) and wraps large integers, so the JSON kind and the range are checked first.
+void read_int(const json& j, const char* key, int& out, int lo, int hi) {
+    if (!j.contains(key)) return;
+    const json& v = j.at(key);
+    const std::string range = " (" + std::to_string(lo) + " to " + std::to_string(hi) + ")";
+    if (!v.is_number_integer())
+        throw Error(field_error(key, "must be an integer" + range + ", got " + v.dump()));
+    const bool in_range = v.is_number_unsigned()
+                              ? v.get<std::uint64_t>() >= std::uint64_t(lo) &&
+                                    v.get<std::uint64_t>() <= std::uint64_t(hi)
+                              : v.get<std::int64_t>() >= lo && v.get<std::int64_t>() <= hi;
+    if (!in_range) throw Error(field_error(key, "is " + v.dump() + ", outside the limit" + range));
+    out = int(v.get<std::int64_t>());
+}
+
+/// layer_norm_eps: a finite number > 0 and < 1 (it divides in every layer norm).
+void read_epsilon(const json& j, const char* key, float& out) {
+    if (!j.contains(key)) return;
+    const json& v = j.at(key);
+    const double x = v.is_number() ? v.get<double>() : std::nan("");
+    // why: checked again as a float, since 1e-50 is positive but rounds to 0.0f
+    if (!std::isfinite(x) || x <= 0 || x >= 1 || float(x) <= 0.0f)
+        throw Error(field_error(key, "must be a finite number > 0 and < 1, got " + v.dump()));
+    out = float(x);
+}
+
+void check_special_id(int id, const char* key, int vocab_size) {
+    if (id < 0 || id >= vocab_size)
+        throw Error(field_error(key, "is " + std::to_string(id) + ", not an id of the " +
+                                         std::to_string(vocab_size) + "-piece vocabulary"));
 }
 
 }  // namespace
@@ -38,23 +73,23 @@ ModelConfig ModelConfig::from_json(const std::string& text) {
     for (const char* key : {"d_model", "heads", "ffn_dim", "encoder_layers", "decoder_layers",
                             "vocab_size"})
         if (!j.contains(key)) throw Error(std::string("model config: missing field '") + key + "'");
-    read_field(j, "d_model", c.d_model);
-    read_field(j, "heads", c.heads);
-    read_field(j, "ffn_dim", c.ffn_dim);
-    read_field(j, "encoder_layers", c.encoder_layers);
-    read_field(j, "decoder_layers", c.decoder_layers);
-    read_field(j, "vocab_size", c.vocab_size);
+    read_int(j, "d_model", c.d_model, 1, ModelLimits::d_model);
+    read_int(j, "heads", c.heads, 1, ModelLimits::heads);
+    read_int(j, "ffn_dim", c.ffn_dim, 1, ModelLimits::ffn_dim);
+    read_int(j, "encoder_layers", c.encoder_layers, 1, ModelLimits::encoder_layers);
+    read_int(j, "decoder_layers", c.decoder_layers, 1, ModelLimits::decoder_layers);
+    read_int(j, "vocab_size", c.vocab_size, 1, ModelLimits::vocab_size);
     read_field(j, "pre_norm", c.pre_norm);
-    read_field(j, "max_positions", c.max_positions);
+    read_int(j, "max_positions", c.max_positions, 1, ModelLimits::max_positions);
     read_field(j, "tied_embeddings", c.tied_embeddings);
     read_field(j, "scale_embeddings", c.scale_embeddings);
     read_field(j, "final_logits_bias", c.final_logits_bias);
-    read_field(j, "layer_norm_eps", c.layer_norm_eps);
-    read_field(j, "pad_id", c.pad_id);
-    read_field(j, "unk_id", c.unk_id);
-    read_field(j, "bos_id", c.bos_id);
-    read_field(j, "eos_id", c.eos_id);
-    read_field(j, "decoder_start_id", c.decoder_start_id);
+    read_epsilon(j, "layer_norm_eps", c.layer_norm_eps);
+    read_int(j, "pad_id", c.pad_id, 0, ModelLimits::vocab_size - 1);
+    read_int(j, "unk_id", c.unk_id, 0, ModelLimits::vocab_size - 1);
+    read_int(j, "bos_id", c.bos_id, 0, ModelLimits::vocab_size - 1);
+    read_int(j, "eos_id", c.eos_id, 0, ModelLimits::vocab_size - 1);
+    read_int(j, "decoder_start_id", c.decoder_start_id, 0, ModelLimits::vocab_size - 1);
     std::string act = "relu", pos = "sinusoidal";
     read_field(j, "activation", act);
     read_field(j, "positions", pos);
@@ -66,20 +101,14 @@ ModelConfig ModelConfig::from_json(const std::string& text) {
     else if (pos == "learned") c.positions = PositionKind::Learned;
     else throw Error("model config: unknown positions '" + pos + "' (sinusoidal, learned)");
 
-    require_positive(c.d_model, "d_model");
-    require_positive(c.heads, "heads");
-    require_positive(c.ffn_dim, "ffn_dim");
-    require_positive(c.encoder_layers, "encoder_layers");
-    require_positive(c.decoder_layers, "decoder_layers");
-    require_positive(c.vocab_size, "vocab_size");
-    require_positive(c.max_positions, "max_positions");
-    if (c.d_model % c.heads != 0) throw Error("model config: d_model must be divisible by heads");
-    if (c.d_model > 8192 || c.ffn_dim > 65536 || c.vocab_size > 1000000 ||
-        c.encoder_layers > 64 || c.decoder_layers > 64 || c.max_positions > 65536)
-        throw Error("model config: dimensions are implausibly large");
-    for (int id : {c.pad_id, c.eos_id, c.decoder_start_id})
-        if (id < 0 || id >= c.vocab_size)
-            throw Error("model config: a special token id is outside the vocabulary");
+    if (c.d_model % c.heads != 0)
+        throw Error("model config: d_model " + std::to_string(c.d_model) +
+                    " is not divisible by heads " + std::to_string(c.heads));
+    check_special_id(c.pad_id, "pad_id", c.vocab_size);
+    check_special_id(c.unk_id, "unk_id", c.vocab_size);
+    check_special_id(c.bos_id, "bos_id", c.vocab_size);
+    check_special_id(c.eos_id, "eos_id", c.vocab_size);
+    check_special_id(c.decoder_start_id, "decoder_start_id", c.vocab_size);
     return c;
 }
 

@@ -10,6 +10,19 @@ namespace heed {
 
 enum class PositionKind { Sinusoidal, Learned };
 
+/// The largest configuration a model file may ask for; from_json refuses anything bigger,
+/// naming the field and its limit, before a single weight is allocated. why: a config is
+/// untrusted input, and these bound the memory and time of loading and of one translation.
+struct ModelLimits {
+    static constexpr int d_model = 4096;
+    static constexpr int heads = 64;
+    static constexpr int ffn_dim = 16384;
+    static constexpr int encoder_layers = 32;
+    static constexpr int decoder_layers = 32;
+    static constexpr int vocab_size = 262144;
+    static constexpr int max_positions = 4096;
+};
+
 /// Encoder-decoder Transformer configuration.
 struct ModelConfig {
     int d_model = 256;          ///< D, model width

@@ -242,6 +242,15 @@ ModelFile ModelFile::parse(const std::uint8_t* data, std::size_t size) {
         throw Error("model file header length " + std::to_string(header_size) +
                     " runs past the end of the file (" + std::to_string(size) +
                     " bytes): truncated or corrupt");
+    // why: parsing JSON costs many times its size in memory, so a header may not be much bigger
+    // than the data it describes (real headers are a few kilobytes); this refuses a header of
+    // millions of empty entries before it is parsed.
+    const std::uint64_t data_bytes = size - 8 - header_size;
+    if (header_size > kHeaderSlackBytes + data_bytes / 16)
+        throw Error("model file header length " + std::to_string(header_size) +
+                    " is too large for its " + std::to_string(data_bytes) +
+                    " bytes of tensor data (limit " + std::to_string(kHeaderSlackBytes) +
+                    " + data/16): corrupt, or not a Heed model file");
 
     // header JSON
     const std::string_view text(reinterpret_cast<const char*>(data + 8), std::size_t(header_size));
@@ -289,6 +298,9 @@ ModelFile ModelFile::parse(const std::uint8_t* data, std::size_t size) {
         // tensors
         for (const auto& [name, entry] : header.items()) {
             if (name == "__metadata__") continue;
+            if (file.tensors_.size() >= kMaxTensors)
+                throw Error("model file has more than " + std::to_string(kMaxTensors) +
+                            " tensors: corrupt, or not a Heed model file");
             file.tensors_.emplace(name, parse_entry(name, entry));
         }
     } catch (const json::exception& e) {

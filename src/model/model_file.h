@@ -34,6 +34,10 @@ class ModelFile {
   public:
     /// Largest header accepted; a bigger length field means a corrupt or foreign file.
     static constexpr std::uint64_t kMaxHeaderBytes = 100u * 1024u * 1024u;
+    /// A header may be at most this plus 1/16 of the data section (see parse()).
+    static constexpr std::uint64_t kHeaderSlackBytes = 1024u * 1024u;
+    /// Most tensor entries accepted in one header.
+    static constexpr std::size_t kMaxTensors = 65536;
     /// The only format version this build reads.
     static constexpr const char* kVersion = "1";
 

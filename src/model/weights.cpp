@@ -21,7 +21,13 @@ public:
 
     std::vector<float> read(const std::string& name, Shape shape) {
         used_.insert(name);
-        return file_.read_f32(name, shape);
+        std::vector<float> v = file_.read_f32(name, shape);
+        // why: one NaN or Inf weight silently turns every translation into an empty line
+        for (std::size_t i = 0; i < v.size(); ++i)
+            if (!std::isfinite(v[i]))
+                throw Error("tensor '" + name + "' has a non-finite value (" +
+                            std::to_string(v[i]) + ") at element " + std::to_string(i));
+        return v;
     }
     bool has(const std::string& name) const { return file_.has(name); }
 

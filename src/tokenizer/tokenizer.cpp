@@ -7,6 +7,7 @@
 #include <cfloat>
 
 #include "core/error.h"
+#include "core/utf8.h"
 
 namespace heed {
 namespace {
@@ -26,6 +27,15 @@ const char* model_type_name(ModelType t) {
             return "char";
     }
     return "unknown";
+}
+
+/// A piece must be valid UTF-8. why: pieces are printed, joined into text and written as JSON;
+/// a raw 0xFF from an untrusted model would reach the terminal and break the JSON writer.
+void check_piece_utf8(const std::string& piece, int id) {
+    const std::size_t bad = find_invalid_utf8(piece);
+    if (bad != std::string::npos)
+        throw Error("Invalid SentencePiece model: piece " + std::to_string(id) +
+                    " is not valid UTF-8 (bad byte at offset " + std::to_string(bad) + ").");
 }
 
 /// "<0xAB>" -> 0xAB; -1 for anything else (sentencepiece writes the hex in upper case).
@@ -202,6 +212,7 @@ Tokenizer Tokenizer::from_bytes(const std::string& model_proto) {
         const std::string& text = t.pieces_[i];
         if (text.empty())
             throw Error("Invalid SentencePiece model: piece " + std::to_string(id) + " is empty.");
+        check_piece_utf8(text, id);
         switch (t.types_[i]) {
             case PieceType::Normal:
                 t.min_score_ = std::min(t.min_score_, t.scores_[i]);

@@ -3,6 +3,7 @@
 #include "translator/translator.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -19,7 +20,13 @@
 namespace heed {
 namespace {
 
-constexpr std::size_t kMaxTextBytes = 20000;
+bool is_blank(const std::string& s) {
+    for (unsigned char ch : s)
+        if (!std::isspace(ch)) return false;
+    return true;
+}
+
+}  // namespace
 
 void check_options(const TranslateOptions& o) {
     const OptionLimits& l = kOptionLimits;
@@ -36,15 +43,10 @@ void check_options(const TranslateOptions& o) {
         throw Error("top_k must be between 0 and " + std::to_string(l.top_k));
 }
 
-bool is_blank(const std::string& s) {
-    for (unsigned char ch : s)
-        if (!std::isspace(ch)) return false;
-    return true;
-}
-
-}  // namespace
-
 std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t size) {
+    if (size > kMaxModelBytes)
+        throw Error("model file is " + std::to_string(size) + " bytes, over the limit of " +
+                    std::to_string(kMaxModelBytes));
     ModelFile file = ModelFile::parse(bytes, size);
     ModelConfig config = ModelConfig::from_json(file.metadata("heed.config"));
     if (!file.has("tokenizer.model"))
@@ -67,9 +69,18 @@ std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t s
 std::unique_ptr<LoadedModel> load_model_file(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
     if (!f) throw Error("cannot open model file '" + path + "'");
-    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)),
-                                    std::istreambuf_iterator<char>());
-    if (f.bad()) throw Error("cannot read model file '" + path + "'");
+    // why: a device or pipe (/dev/zero) never ends; only a regular file has a size to check
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw Error("model file '" + path + "' is not a regular file");
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec) throw Error("cannot read model file '" + path + "'");
+    if (size > kMaxModelBytes)
+        throw Error("model file '" + path + "' is " + std::to_string(size) +
+                    " bytes, over the limit of " + std::to_string(kMaxModelBytes));
+    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
+    f.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(size));
+    if (std::size_t(f.gcount()) != size) throw Error("cannot read model file '" + path + "'");
     return load_model(bytes.data(), bytes.size());
 }
 
@@ -92,6 +103,7 @@ std::string Translator::metadata_json() const { return loaded_->metadata_json; }
 const std::vector<std::string>& Translator::directions() const {
     return loaded_->directions.names();
 }
+void Translator::check_target(const std::string& to) const { loaded_->directions.start_id(to); }
 
 namespace {
 
@@ -187,11 +199,19 @@ Translation to_translation(const Tokenizer& tok, const ModelConfig& c, const Pre
 std::vector<Translation> Translator::translate(const std::vector<std::string>& texts,
                                                const TranslateOptions& options) const {
     check_options(options);
-    loaded_->directions.start_id(options.to);  // why: an unknown target fails before any work
+    check_target(options.to);  // why: an unknown target language fails before any work
+    std::vector<std::vector<int>> ids;
+    for (const std::string& text : texts)
+        ids.push_back(source_ids(loaded_->tokenizer, loaded_->model.config(), text));
+    return translate_ids(std::move(ids), options);
+}
+
+std::vector<Translation> Translator::translate_ids(std::vector<std::vector<int>> ids,
+                                                   const TranslateOptions& options) const {
     const ModelConfig& c = loaded_->model.config();
-    std::vector<Prepared> prepared(texts.size());
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-        prepared[i].ids = source_ids(loaded_->tokenizer, c, texts[i]);
+    std::vector<Prepared> prepared(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        prepared[i].ids = std::move(ids[i]);
         prepared[i].memory = loaded_->model.encode(
             prepared[i].ids, options.return_attention ? &prepared[i].trace : nullptr);
     }
@@ -232,10 +252,42 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& t
     return out;
 }
 
+std::vector<BatchItem> Translator::translate_batch(const std::vector<std::string>& texts,
+                                                  const TranslateOptions& options) const {
+    check_options(options);
+    check_target(options.to);
+    if (texts.size() > kMaxBatchTexts)
+        throw Error("a batch holds at most " + std::to_string(kMaxBatchTexts) + " texts (got " +
+                    std::to_string(texts.size()) + ")");
+    std::vector<BatchItem> items(texts.size());
+    std::vector<std::vector<int>> good;
+    std::vector<std::size_t> where;
+    std::size_t pieces = 0;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        try {
+            good.push_back(source_ids(loaded_->tokenizer, loaded_->model.config(), texts[i]));
+            pieces += good.back().size();
+            where.push_back(i);
+        } catch (const Error& e) {
+            items[i].error = e.what();
+        }
+    }
+    if (pieces > kMaxBatchPieces)
+        throw Error("a batch holds at most " + std::to_string(kMaxBatchPieces) +
+                    " source pieces in all (got " + std::to_string(pieces) +
+                    "): split it into smaller batches");
+    std::vector<Translation> done = translate_ids(std::move(good), options);
+    for (std::size_t k = 0; k < done.size(); ++k) {
+        items[where[k]].ok = true;
+        items[where[k]].translation = std::move(done[k]);
+    }
+    return items;
+}
+
 Translation Translator::translate_one(const std::string& text, const TranslateOptions& options,
                                       const StepCallback& on_step) const {
     check_options(options);
-    loaded_->directions.start_id(options.to);  // why: an unknown target fails before any work
+    check_target(options.to);  // why: an unknown target language fails before any work
     const ModelConfig& c = loaded_->model.config();
     Prepared p;
     p.ids = source_ids(loaded_->tokenizer, c, text);

@@ -47,6 +47,13 @@ struct Translation {
     AttentionTrace attention;                ///< filled when options.return_attention
 };
 
+/// One text of translate_batch(): its translation, or the message saying why it was refused.
+struct BatchItem {
+    bool ok = false;          ///< true: `translation` is set; false: `error` is
+    Translation translation;  ///< the result when ok
+    std::string error;        ///< the heed::Error message when the text was refused
+};
+
 /// Called after each decoding step of a single-sentence greedy/beam run (for animation):
 /// step index, the token just chosen, and the trace so far. Return false to abort.
 using StepCallback = std::function<bool(int step, const Translation& partial)>;
@@ -66,6 +73,11 @@ public:
     /// over-long text, or bad options.
     std::vector<Translation> translate(const std::vector<std::string>& texts,
                                        const TranslateOptions& options) const;
+    /// Translates a batch where a refused text (empty, invalid UTF-8, too long) gives an error
+    /// item instead of failing the others. Throws heed::Error for bad options or a batch over
+    /// kMaxBatchTexts texts or kMaxBatchPieces source pieces in all.
+    std::vector<BatchItem> translate_batch(const std::vector<std::string>& texts,
+                                           const TranslateOptions& options) const;
     /// Translates one sentence, reporting each step to `on_step` (may be empty).
     Translation translate_one(const std::string& text, const TranslateOptions& options,
                               const StepCallback& on_step = {}) const;
@@ -83,11 +95,32 @@ public:
     std::string metadata_json() const;
     /// Every direction the model translates in ("en-de", ...), its default first.
     const std::vector<std::string>& directions() const;
+    /// Throws heed::Error, listing the directions, unless the model translates into `to`
+    /// ("" = its default); translate() checks the same, this lets a caller check once up front.
+    void check_target(const std::string& to) const;
 
 private:
     explicit Translator(std::unique_ptr<LoadedModel> loaded);
+    /// translate() on source ids already checked and tokenised (EOS included).
+    std::vector<Translation> translate_ids(std::vector<std::vector<int>> ids,
+                                           const TranslateOptions& options) const;
     std::unique_ptr<LoadedModel> loaded_;
 };
+
+/// Throws heed::Error naming the first option out of range (translate() calls it too; the CLI
+/// calls it once before reading any input).
+void check_options(const TranslateOptions& options);
+
+/// Longest text accepted, in bytes; longer input is rejected with a message.
+constexpr std::size_t kMaxTextBytes = 20000;
+
+/// Most texts in one translate_batch() call, and most source pieces in all of them: they bound
+/// the memory of one batch (encoder outputs, KV caches, traces).
+constexpr std::size_t kMaxBatchTexts = 256;
+constexpr std::size_t kMaxBatchPieces = 16384;
+
+/// Largest model file accepted, in bytes (1 GiB); a bigger one is refused before it is read.
+constexpr std::size_t kMaxModelBytes = std::size_t(1) << 30;
 
 /// Maximum source length in SentencePiece pieces; longer input is rejected with a message.
 constexpr int kMaxSourceTokens = 250;

@@ -90,6 +90,19 @@ export async function run({
     }
     if (url.pathname === '/models/models.json')
       return route.fulfill({ status: 200, contentType: 'application/json', body: manifest });
+    // why: serve.mjs serves only the models models.json lists, and the tiny one is not shipped;
+    // the ETag lets the demo's second visit revalidate its Cache API copy (304), as with serve.mjs
+    if (url.pathname === `/models/${tiny.file}`) {
+      const etag = `"tiny-${tinyBytes.length}"`;
+      if (route.request().headers()['if-none-match'] === etag)
+        return route.fulfill({ status: 304, headers: { etag } });
+      return route.fulfill({
+        status: 200,
+        contentType: 'application/octet-stream',
+        headers: { etag, 'cache-control': 'no-cache' },
+        body: tinyBytes,
+      });
+    }
     if (url.pathname === '/models/tiny/test-broken.heed')
       return route.fulfill({
         status: 200,

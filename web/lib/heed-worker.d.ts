@@ -5,7 +5,7 @@ import type { LoadOptions, Translator } from './heed.js';
 
 export { HeedError } from './heed.js';
 export type {
-  HeadExplanation, HeadLocation, LoadOptions, ModelInfo, StepEvent, TranslateOptions,
+  BatchFailure, HeadExplanation, HeadLocation, LoadOptions, ModelInfo, StepEvent, TranslateOptions,
   TranslationResult, Translator,
 } from './heed.js';
 

@@ -21,6 +21,7 @@ import {
   describe,
   hasScheme,
 } from './common.js';
+import { checkExplainRange, checkTextInput } from './validate.js';
 
 export { HeedError };
 
@@ -218,7 +219,7 @@ class WorkerTranslator extends TranslatorBase {
   }
 
   translate(text, options) {
-    const check = () => checkTranslate(text, options);
+    const check = () => (checkTextInput(text), checkTranslate(text, options));
     return guarded(this.#disposed, check, (parsed) => this.#start(text, parsed));
   }
 
@@ -253,7 +254,10 @@ class WorkerTranslator extends TranslatorBase {
   }
 
   explainHead(result, where) {
-    const check = () => checkExplain(result, where);
+    const check = () => (
+      checkExplain(result, where),
+      checkExplainRange(result, where, this.info.config)
+    );
     return guarded(this.#disposed, check, () => this.#explain(result, where));
   }
 

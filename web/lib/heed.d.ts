@@ -107,16 +107,28 @@ export interface ModelInfo {
   directions: string[];
 }
 
+/** One refused text of a batch, in its place among the results. */
+export interface BatchFailure {
+  error: { code: 'BAD_INPUT'; message: string };
+}
+
 /** Translator.dispose() frees the WASM objects (Embind handles) behind it; call it when done. */
 export interface Translator {
   readonly info: ModelInfo;
-  /** Calls run one at a time in call order; a batch (text[]) is decoded together. */
+  /** Calls run one at a time in call order; a batch (text[]) is decoded together. Texts must
+   *  be strings without lone UTF-16 surrogates, and a batch a dense array (no holes), else the
+   *  call rejects 'BAD_INPUT' before the engine runs. A batch holds at most 256 texts and
+   *  16,384 source pieces in all (rejects 'BAD_INPUT' beyond); within it, a text the engine
+   *  refuses (empty, too long, ...) becomes its own BatchFailure item and the rest are
+   *  translated. */
   translate(text: string, options?: TranslateOptions): Promise<TranslationResult>;
-  translate(text: string[], options?: TranslateOptions): Promise<TranslationResult[]>;
+  translate(text: string[], options?: TranslateOptions):
+    Promise<Array<TranslationResult | BatchFailure>>;
   /** Async iterator form of onStep: yields each step, then returns the full result. */
   steps(text: string, options?: TranslateOptions): AsyncGenerator<StepEvent, TranslationResult>;
   /** Every intermediate of one attention head on a finished translation (teacher-forced
-   *  re-run of the engine on result's sourceIds and targetIds), for the explainer. */
+   *  re-run of the engine on result's sourceIds and targetIds), for the explainer. `layer` and
+   *  `head` must exist in the model and every id be a vocabulary index, else 'BAD_INPUT'. */
   explainHead(result: TranslationResult, where: HeadLocation): Promise<HeadExplanation>;
   /** Frees the WASM objects. Later calls reject with code 'DISPOSED'. */
   dispose(): void;
@@ -173,7 +185,7 @@ export type ScoreFunction = 'dot' | 'scaled_dot' | 'general' | 'additive';
 /** true = blocked. `keyPadding` ([Lk], true = padded key) may accompany any kind, e.g. a causal
  *  mask over padded keys. `offset` shifts the diagonal: query i sees keys j <= i + offset
  *  (causal) or |i + offset - j| <= window (local); incremental decoding of one query over t
- *  cached keys uses offset t - 1. */
+ *  cached keys uses offset t - 1. `offset` and `window` are integers within ±2**24. */
 export type MaskSpec =
   | { kind: 'none'; keyPadding?: boolean[] }
   | { kind: 'causal'; offset?: number; keyPadding?: boolean[] }

@@ -21,6 +21,7 @@ import {
   TranslatorBase,
 } from './common.js';
 
+import { checkExplainRange, checkLabMask, checkModelSize, checkTextInput } from './validate.js';
 export { HeedError };
 
 // ---- environment -----------------------------------------------------------------------
@@ -280,6 +281,7 @@ export async function loadTranslator(options) {
   const core = getCore(options.wasmUrl);
   core.catch(() => {}); // why: awaited below; a model error must not leave it unhandled
   const bytes = await modelBytes(options.model, options.onProgress);
+  checkModelSize(bytes);
   const engine = await core;
   const handle = new engine.Translator();
   try {
@@ -350,15 +352,20 @@ class Translator extends TranslatorBase {
   }
 
   translate(text, options) {
-    const check = () =>
-      checkTranslate(text, options, (engine) => engineOptions(engine, this.#contract));
+    const check = () => (
+      checkTextInput(text),
+      checkTranslate(text, options, (engine) => engineOptions(engine, this.#contract))
+    );
     return guarded(this.#disposed, check, (parsed) =>
       this.#run(() => this.#translate(text, parsed)),
     );
   }
 
   explainHead(result, where) {
-    const check = () => checkExplain(result, where);
+    const check = () => (
+      checkExplain(result, where),
+      checkExplainRange(result, where, this.info.config)
+    );
     return guarded(this.#disposed, check, () => this.#run(() => this.#explain(result, where)));
   }
 
@@ -400,8 +407,9 @@ class Translator extends TranslatorBase {
     if (signal?.aborted) throw abortedError(signal);
     if (Array.isArray(text)) {
       if (text.length === 0) return [];
+      // why: a refused text is its own {error} item; the others are still translated
       return unwrap(this.#handle.translate(text, engine)).map((r) =>
-        shapeResult(r, engine.attention),
+        r.error ? { error: r.error } : shapeResult(r, engine.attention),
       );
     }
     if (!onStep && !signal)
@@ -545,6 +553,7 @@ export async function loadAttentionLab(options) {
   return Object.freeze({
     attention(inputs) {
       const [q, k, v] = qkv(inputs);
+      checkLabMask(inputs.mask);
       if (!SCORES.includes(inputs.score))
         throw badInput(`score must be one of ${SCORES.join(', ')}, got ${describe(inputs.score)}`);
       checkObject(inputs.params, 'inputs.params', true);

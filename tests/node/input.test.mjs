@@ -1,0 +1,145 @@
+// Exact input handling at the Embind boundary (issue 16): sparse arrays, non-strings and lone
+// surrogates are BAD_INPUT before WASM runs (findings 1, 4), batches have documented limits and
+// per-item errors (5), oversized model buffers are BAD_MODEL (7), integers are checked as safe
+// integers in range instead of wrapping or truncating (8). In-thread and in the worker.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, test } from 'node:test';
+
+import { loadAttentionLab, loadTranslator, memoryStats } from 'heed';
+import { spawnTranslator } from 'heed/worker';
+import { ROOT, TINY } from './helpers.mjs';
+
+const code = (p) =>
+  p.then(
+    () => 'resolved',
+    (e) => `${e.code}: ${e.message}`,
+  );
+
+// why: one of each for every case below; disposed when the file's tests end
+const translators = await Promise.all([
+  loadTranslator({ model: TINY }),
+  spawnTranslator({ model: TINY }),
+]);
+after(() => translators.forEach((t) => t.dispose()));
+
+for (const [which, t] of [
+  ['local', translators[0]],
+  ['worker', translators[1]],
+]) {
+  test(`${which}: a sparse array or a non-string item is BAD_INPUT (finding 1)`, async () => {
+    // eslint-disable-next-line no-sparse-arrays
+    assert.match(await code(t.translate(['a', , 'b'])), /^BAD_INPUT: text\[1\] is a hole/);
+    assert.match(await code(t.translate(['a', 7])), /^BAD_INPUT: text\[1\] must be a string/);
+  });
+
+  test(`${which}: a lone surrogate is BAD_INPUT, a pair is fine (finding 4)`, async () => {
+    for (const text of ['x\uDC00yz', 'x\uD800', '\uD800\uD800\uDC00'])
+      assert.match(await code(t.translate(text)), /^BAD_INPUT: text has a lone UTF-16 surrogate/);
+    assert.match(await code(t.translate(['ok', 'x\uDC00yz'])), /^BAD_INPUT: text\[1\] has a lone/);
+    assert.equal(await code(t.translate('A simple text editor \u{1F600}')), 'resolved');
+  });
+
+  test(`${which}: a refused text is its own error item in a batch (finding 5)`, async () => {
+    const texts = ['A simple text editor', '', 'This package'];
+    const r = await t.translate(texts, { maxLength: 10 });
+    assert.equal(r.length, 3);
+    assert.equal(r[1].error.code, 'BAD_INPUT');
+    assert.match(r[1].error.message, /empty text/);
+    for (const i of [0, 2])
+      assert.deepEqual(r[i].targetIds, (await t.translate(texts[i], { maxLength: 10 })).targetIds);
+  });
+
+  test(`${which}: more than 256 texts is BAD_INPUT at once (finding 5)`, async () => {
+    const started = Date.now();
+    assert.match(
+      await code(t.translate(Array(257).fill('A simple text editor'))),
+      /^BAD_INPUT: a batch holds at most 256 texts/,
+    );
+    assert.ok(Date.now() - started < 2000);
+  });
+
+  test(`${which}: explainHead layer/head/ids are checked, not wrapped (finding 8)`, async () => {
+    const r = await t.translate('A simple text editor', { maxLength: 6 });
+    for (const [where, want] of [
+      [
+        { block: 'cross', layer: 2 ** 31, head: 0 },
+        /where\.layer: there is no cross layer 2147483648 \(0\.\.1\)/,
+      ],
+      [{ block: 'cross', layer: 2, head: 0 }, /where\.layer/],
+      [
+        { block: 'encoder', layer: 0, head: 1.5 },
+        /where\.head must be a non-negative integer, got number 1\.5/,
+      ],
+      [{ block: 'encoder', layer: 0, head: 4 }, /where\.head: there is no head 4 \(0\.\.3\)/],
+    ])
+      assert.match(await code(t.explainHead(r, where)), want);
+    const fractional = { ...r, sourceIds: [...r.sourceIds.slice(0, -1), 3.5] };
+    assert.match(
+      await code(t.explainHead(fractional, { block: 'cross', layer: 0, head: 0 })),
+      /^BAD_INPUT: result\.sourceIds\[\d+\] must be an integer, got number 3\.5/,
+    );
+    const outside = { ...r, targetIds: [...r.targetIds, 2 ** 32 + 5] };
+    assert.match(
+      await code(t.explainHead(outside, { block: 'cross', layer: 0, head: 0 })),
+      /result\.targetIds\[\d+\]: there is no vocabulary id 4294967301 \(0\.\.399\)/,
+    );
+  });
+}
+
+test('sparse arrays leave no WASM memory behind (finding 1)', async () => {
+  const t = await loadTranslator({ model: TINY });
+  await t.translate(['A simple text editor']);
+  const before = (await memoryStats()).inUse;
+  // eslint-disable-next-line no-sparse-arrays
+  for (let i = 0; i < 50; i++) await t.translate(['A simple text editor', , 'x']).catch(() => null);
+  assert.equal((await memoryStats()).inUse, before);
+  t.dispose();
+});
+
+test('too many source pieces in all is BAD_INPUT before decoding (finding 5)', async () => {
+  const t = await loadTranslator({ model: path.join(ROOT, 'models', 'en-fr.heed') });
+  const sixty = 'configuration files '.repeat(60);
+  const started = Date.now();
+  assert.match(
+    await code(t.translate(Array(200).fill(sixty))),
+    /^BAD_INPUT: a batch holds at most 16384 source pieces in all/,
+  );
+  assert.ok(Date.now() - started < 20_000, 'refused before decoding');
+  t.dispose();
+});
+
+test('a model buffer over 1 GiB is BAD_MODEL, not INTERNAL (finding 7)', async () => {
+  // why: zero-filled buffers are allocated lazily, so this costs no real memory
+  assert.match(
+    await code(loadTranslator({ model: new Uint8Array(2 ** 31 + 1) })),
+    /^BAD_MODEL: the model is 2147483649 bytes, over the limit of 1073741824/,
+  );
+});
+
+test('the lab refuses a causal offset that would wrap (finding 8)', async () => {
+  const lab = await loadAttentionLab();
+  const inputs = {
+    q: [[1, 0]],
+    k: [
+      [1, 0],
+      [0, 1],
+    ],
+    v: [[1], [0]],
+    score: 'dot',
+  };
+  assert.throws(
+    () => lab.attention({ ...inputs, mask: { kind: 'causal', offset: 2 ** 31 } }),
+    (e) => e.code === 'BAD_INPUT' && /mask\.offset must be an integer/.test(e.message),
+  );
+  assert.throws(
+    () => lab.attention({ ...inputs, mask: { kind: 'local', window: 1.5 } }),
+    (e) => e.code === 'BAD_INPUT',
+  );
+  const big = lab.attention({ ...inputs, mask: { kind: 'causal', offset: 5 } });
+  assert.deepEqual(
+    [...big.weights.data].map((x) => x > 0),
+    [true, true],
+    'offset 5 sees all',
+  );
+});
