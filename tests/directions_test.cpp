@@ -49,6 +49,28 @@ TEST(Directions, NoTargetMeansTheFirstDirection) {
               c["fr"].get<std::vector<int>>());
 }
 
+// The explainer re-runs the decoder from the same target token: its cross-attention weights are
+// the translation's own, for a target that is not the default (with the default's start token
+// they would differ, since the decoder's first input differs).
+TEST(Directions, TheExplainerStartsFromTheTranslationsTarget) {
+    auto tr = load("tiny-multi");
+    heed::TranslateOptions o;
+    o.max_length = goldens()["max_length"];
+    o.return_attention = true;
+    o.to = "de";
+    const heed::Translation t = tr->translate({"A simple text editor"}, o).at(0);
+    EXPECT_EQ(t.to, "de");
+    EXPECT_EQ(tr->translate({"A simple text editor"}, heed::TranslateOptions{}).at(0).to, "fr");
+    const std::size_t S = t.source_ids.size(), T = t.target_ids.size();
+    const float* want = t.attention.cross.data.data();  // layer 0, head 0: [T, S]
+    const heed::HeadExplanation e =
+        tr->explain_head(t.source_ids, t.target_ids, heed::AttentionBlock::Cross, 0, 0, t.to);
+    EXPECT_TRUE(heed::test::allclose(e.weights.data.data(), want, T * S, 1e-4, 1e-6));
+    const heed::HeadExplanation wrong =
+        tr->explain_head(t.source_ids, t.target_ids, heed::AttentionBlock::Cross, 0, 0, "fr");
+    EXPECT_FALSE(heed::test::allclose(wrong.weights.data.data(), want, T * S, 1e-4, 1e-6));
+}
+
 TEST(Directions, SingleDirectionModelsNameTheirPair) {
     auto tr = load("tiny");
     EXPECT_EQ(tr->directions(), (std::vector<std::string>{"en-fr"}));

@@ -96,6 +96,7 @@ val translation_val(const heed::Translation& t, bool copy) {
     r.set("targetIds", number_array(t.target_ids));
     r.set("tokenProbs", number_array(t.token_probs));
     r.set("score", t.score);
+    r.set("to", val(t.to));
     if (t.has_attention) {
         val a = val::object();
         a.set("steps", steps_val(t.attention.steps));
@@ -205,11 +206,12 @@ public:
     }
 
     /// block: an AttentionBlock value (JS: core.AttentionBlock.encoder, .decoder, .cross).
+    /// to: the result's target language (re-run from the same decoder start token).
     val explain_head(const val& source_ids, const val& target_ids, heed::AttentionBlock block,
-                     int layer, int head) const {
+                     int layer, int head, const std::string& to) const {
         return guarded("BAD_INPUT", [&] {
             heed::HeadExplanation e = get().explain_head(
-                ints_from(source_ids), ints_from(target_ids), block, layer, head);
+                ints_from(source_ids), ints_from(target_ids), block, layer, head, to);
             val r = val::object();
             r.set("dk", e.dk);
             r.set("xq", tensor(e.xq, true));

@@ -26,8 +26,10 @@ struct BlockInputs {
 };
 
 BlockInputs block_inputs(const Model& model, const std::vector<int>& source,
-                         const std::vector<int>& target, AttentionBlock block, int layer) {
+                         const std::vector<int>& target, const HeadQuery& query) {
     const ModelConfig& c = model.config();
+    const AttentionBlock block = query.block;
+    const int layer = query.layer;
     BlockInputs b;
     if (block == AttentionBlock::EncoderSelf) {
         EncoderTrace trace;
@@ -44,7 +46,7 @@ BlockInputs block_inputs(const Model& model, const std::vector<int>& source,
     std::vector<Mat> self_rows, cross_rows;
     StepAttention trace;
     trace.want_inputs = true;
-    int prev = c.decoder_start_id;
+    int prev = query.start_id >= 0 ? query.start_id : c.decoder_start_id;
     for (int t = 0; t < T; ++t) {
         model.step({&memory}, {prev}, state, logits.data(), &trace);
         self_rows.push_back(trace.self_inputs[layer]);    // [1, D]
@@ -71,9 +73,10 @@ BlockInputs block_inputs(const Model& model, const std::vector<int>& source,
 // The explainer runs the forward pass's own per-head routine (attend_heads / attend_head) on
 // the block's inputs and keeps the intermediates the forward pass throws away.
 HeadExplanation explain_head(const Model& model, const std::vector<int>& source,
-                             const std::vector<int>& target, AttentionBlock block, int layer,
-                             int head) {
+                             const std::vector<int>& target, const HeadQuery& query) {
     const ModelConfig& c = model.config();
+    const AttentionBlock block = query.block;
+    const int layer = query.layer, head = query.head;
     const int D = c.d_model, H = c.heads, Dh = c.head_dim();
     const int layers = block == AttentionBlock::EncoderSelf ? c.encoder_layers : c.decoder_layers;
     if (layer < 0 || layer >= layers)
@@ -85,7 +88,7 @@ HeadExplanation explain_head(const Model& model, const std::vector<int>& source,
     if (block != AttentionBlock::EncoderSelf && target.empty())
         throw Error("explain: decoder attention needs at least one target token");
 
-    const BlockInputs in = block_inputs(model, source, target, block, layer);
+    const BlockInputs in = block_inputs(model, source, target, query);
     const int Lq = int(in.xq.shape(0)), Lk = int(in.xkv.shape(0));
     HeadAttention all;                 // every head, as the forward pass runs them
     all.q = columns(in.q_full, 0, D);  // [Lq, H*Dh]

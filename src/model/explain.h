@@ -13,7 +13,6 @@ namespace heed {
 /// `source` includes EOS; `target` are the emitted target ids (the decoder inputs are the
 /// start token followed by target[0..T-2]). Throws heed::Error for a bad layer/head.
 HeadExplanation explain_head(const Model& model, const std::vector<int>& source,
-                             const std::vector<int>& target, AttentionBlock block, int layer,
-                             int head);
+                             const std::vector<int>& target, const HeadQuery& query);
 
 }  // namespace heed

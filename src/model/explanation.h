@@ -9,6 +9,15 @@ namespace heed {
 /// Which attention block of the model an explanation is about.
 enum class AttentionBlock { EncoderSelf, DecoderSelf, Cross };
 
+/// One head of one block to explain, and the token that started the decoder (-1: the config's
+/// decoder_start_id; for a model with several directions, the target language's token).
+struct HeadQuery {
+    AttentionBlock block = AttentionBlock::EncoderSelf;
+    int layer = 0;
+    int head = 0;
+    int start_id = -1;
+};
+
 /// Lq/Lk query/key lengths, D model dim, Dh head dim.
 struct HeadExplanation {
     int dk = 0;

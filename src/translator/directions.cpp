@@ -69,6 +69,11 @@ Directions Directions::parse(const std::string& languages_json, const Tokenizer&
     return d;
 }
 
+std::string Directions::target(const std::string& to) const {
+    start_id(to);  // why: the same refusal for a language the model lacks
+    return !to.empty() || starts_.empty() ? to : starts_.front().first;
+}
+
 int Directions::start_id(const std::string& to) const {
     if (to.empty()) return default_start_;
     for (const auto& [lang, id] : starts_)

@@ -25,6 +25,8 @@ public:
     /// The decoder start id for target language `to`; "" = the default direction's. Throws
     /// heed::Error listing the directions when the model cannot translate into `to`.
     int start_id(const std::string& to) const;
+    /// The target language `to` stands for ("" = the default direction's; "" if none named).
+    std::string target(const std::string& to) const;
 
 private:
     std::vector<std::string> names_;

@@ -241,14 +241,15 @@ std::vector<Translation> Translator::translate_ids(std::vector<std::vector<int>>
             out.push_back(to_translation(loaded_->tokenizer, c, prepared[i], h,
                                          options.return_attention));
         }
-        return out;
+    } else {
+        for (const Prepared& p : prepared) {
+            SearchOptions so = search_options(options, c, loaded_->directions, int(p.ids.size()));
+            out.push_back(to_translation(loaded_->tokenizer, c, p,
+                                         beam_search(loaded_->model, p.memory, so),
+                                         options.return_attention));
+        }
     }
-    for (const Prepared& p : prepared) {
-        SearchOptions so = search_options(options, c, loaded_->directions, int(p.ids.size()));
-        out.push_back(to_translation(loaded_->tokenizer, c, p,
-                                     beam_search(loaded_->model, p.memory, so),
-                                     options.return_attention));
-    }
+    for (Translation& t : out) t.to = loaded_->directions.target(options.to);
     return out;
 }
 
@@ -304,12 +305,14 @@ Translation Translator::translate_one(const std::string& text, const TranslateOp
     Hypothesis h = options.beam_size == 1
                        ? greedy_search(loaded_->model, {&p.memory}, so, observer)[0]
                        : beam_search(loaded_->model, p.memory, so, observer);
-    return to_translation(loaded_->tokenizer, c, p, h, options.return_attention);
+    Translation out = to_translation(loaded_->tokenizer, c, p, h, options.return_attention);
+    out.to = loaded_->directions.target(options.to);
+    return out;
 }
 
 HeadExplanation Translator::explain_head(const std::vector<int>& source,
                                          const std::vector<int>& target, AttentionBlock block,
-                                         int layer, int head) const {
+                                         int layer, int head, const std::string& to) const {
     const ModelConfig& c = loaded_->model.config();
     if (source.empty()) throw Error("explain: the source has no tokens");
     if (int(source.size()) > c.max_positions || int(target.size()) > c.max_positions)
@@ -318,7 +321,8 @@ HeadExplanation Translator::explain_head(const std::vector<int>& source,
         if (id < 0 || id >= c.vocab_size) throw Error("explain: source id out of range");
     for (int id : target)
         if (id < 0 || id >= c.vocab_size) throw Error("explain: target id out of range");
-    return heed::explain_head(loaded_->model, source, target, block, layer, head);
+    const HeadQuery query{block, layer, head, loaded_->directions.start_id(to)};
+    return heed::explain_head(loaded_->model, source, target, query);
 }
 
 }  // namespace heed

@@ -43,6 +43,7 @@ struct Translation {
     std::vector<int> target_ids;             ///< ids of target_tokens
     std::vector<float> token_probs;          ///< probability of each target token
     float score = 0.0f;                      ///< sum of log-probabilities (beam: normalised)
+    std::string to;                          ///< target language ("" if the model names none)
     bool has_attention = false;
     AttentionTrace attention;                ///< filled when options.return_attention
 };
@@ -84,9 +85,10 @@ public:
 
     /// Every intermediate of one attention head, teacher-forced on a finished translation
     /// (source_ids / target_ids as returned in Translation). Throws heed::Error.
+    /// `to`: the target language it was translated into (Translation::to; "" = default).
     HeadExplanation explain_head(const std::vector<int>& source_ids,
                                  const std::vector<int>& target_ids, AttentionBlock block,
-                                 int layer, int head) const;
+                                 int layer, int head, const std::string& to = "") const;
 
     /// The model config as JSON text (as stored in the file) and the parameter count.
     std::string config_json() const;

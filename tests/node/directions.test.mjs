@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { HeedError, loadTranslator } from 'heed';
 import { spawnTranslator } from 'heed/worker';
-import { DATA, ROOT, readJson } from './helpers.mjs';
+import { DATA, ROOT, assertClose, readJson } from './helpers.mjs';
 
 const MULTI = path.join(ROOT, 'models', 'tiny', 'tiny-multi.heed');
 const GOLDENS = readJson(path.join(DATA, 'multi_goldens.json'));
@@ -41,6 +41,19 @@ for (const [where, open] of [
           const r = await t.translate(c.text, { to: lang, maxLength: GOLDENS.max_length });
           assert.deepEqual(r.targetIds, c[lang], `${c.text} → ${lang}`);
         }
+    });
+
+    test('the result names its target; explainHead re-runs from that target', async () => {
+      const r = await t.translate(GOLDENS.cases[0].text, {
+        to: 'de',
+        attention: true,
+        maxLength: GOLDENS.max_length,
+      });
+      assert.equal(r.to, 'de');
+      const [, , T, S] = r.attention.cross.shape;
+      const e = await t.explainHead(r, { block: 'cross', layer: 0, head: 0 });
+      assertClose(e.weights.data, Array.from(r.attention.cross.data.subarray(0, T * S)), 1e-4);
+      assert.equal((await t.translate('hello')).to, 'fr');
     });
 
     test('no target means the first direction', async () => {

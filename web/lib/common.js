@@ -136,6 +136,8 @@ export function checkExplain(result, where) {
     !Array.isArray(result.targetTokens)
   )
     throw badInput('result must be a TranslationResult returned by translate()');
+  if (result.to !== undefined && typeof result.to !== 'string')
+    throw badInput(`result.to must be a language code string, got ${describe(result.to)}`);
   checkObject(where, 'where');
   if (!BLOCKS.includes(where.block))
     throw badInput(`where.block must be one of ${BLOCKS.join(', ')}, got ${describe(where.block)}`);
@@ -241,6 +243,7 @@ export function shapeResult(r, keepAttention) {
     targetIds: r.targetIds,
     tokenProbs: r.tokenProbs,
     scores: r.score,
+    to: r.to,
   };
   if (keepAttention && r.attention) {
     const a = r.attention;

@@ -5,8 +5,15 @@ import type { LoadOptions, Translator } from './heed.js';
 
 export { HeedError } from './heed.js';
 export type {
-  BatchFailure, HeadExplanation, HeadLocation, LoadOptions, ModelInfo, StepEvent, TranslateOptions,
-  TranslationResult, Translator,
+  BatchFailure,
+  HeadExplanation,
+  HeadLocation,
+  LoadOptions,
+  ModelInfo,
+  StepEvent,
+  TranslateOptions,
+  TranslationResult,
+  Translator,
 } from './heed.js';
 
 export interface SpawnOptions extends LoadOptions {

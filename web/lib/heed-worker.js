@@ -262,8 +262,8 @@ class WorkerTranslator extends TranslatorBase {
   }
 
   /** Posts an explain call with only what the worker needs (the result may hold much more). */
-  #explain({ sourceIds, targetIds, sourceTokens, targetTokens }, { block, layer, head }) {
-    const result = { sourceIds, targetIds, sourceTokens, targetTokens };
+  #explain({ sourceIds, targetIds, sourceTokens, targetTokens, to }, { block, layer, head }) {
+    const result = { sourceIds, targetIds, sourceTokens, targetTokens, to };
     return this.#client.call({ type: 'explain', result, where: { block, layer, head } }).promise;
   }
 

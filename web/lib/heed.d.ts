@@ -95,6 +95,9 @@ export interface TranslationResult {
   /** ids of sourceTokens / targetTokens (what explainHead re-runs; equal to the native CLI's) */
   sourceIds: number[];
   targetIds: number[];
+  /** the target language it was translated into (options.to, or the model's default; '' when
+   *  the model names no languages); explainHead re-runs the decoder from the same start */
+  to: string;
   attention?: Attention;
 }
 
@@ -122,8 +125,10 @@ export interface Translator {
    *  refuses (empty, too long, ...) becomes its own BatchFailure item and the rest are
    *  translated. */
   translate(text: string, options?: TranslateOptions): Promise<TranslationResult>;
-  translate(text: string[], options?: TranslateOptions):
-    Promise<Array<TranslationResult | BatchFailure>>;
+  translate(
+    text: string[],
+    options?: TranslateOptions,
+  ): Promise<Array<TranslationResult | BatchFailure>>;
   /** Async iterator form of onStep: yields each step, then returns the full result. */
   steps(text: string, options?: TranslateOptions): AsyncGenerator<StepEvent, TranslationResult>;
   /** Every intermediate of one attention head on a finished translation (teacher-forced

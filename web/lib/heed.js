@@ -372,7 +372,7 @@ class Translator extends TranslatorBase {
   #explain(result, { block, layer, head }) {
     const { sourceIds, targetIds } = result;
     const where = this.#engine.AttentionBlock[block];
-    const e = this.#handle.explainHead(sourceIds, targetIds, where, layer, head);
+    const e = this.#handle.explainHead(sourceIds, targetIds, where, layer, head, result.to ?? '');
     return { ...unwrap(e), ...explainTokens(result, block) };
   }
 
