@@ -112,7 +112,9 @@ def translate(model, sp, sents, starts, batch=100):
     c, out = model.cfg, []
     for b in range(0, len(sents), batch):
         srcs = [sp.encode(x)[:c["max_positions"] - 1] + [c["eos_id"]] for x in sents[b:b + batch]]
-        ids, _ = greedy(model, srcs, [64] * len(srcs), starts[b:b + batch])
+        # why: the engine's own cap; an untrained model repeats itself up to it
+        caps = [min(2 * len(x) + 10, 64) for x in srcs]
+        ids, _ = greedy(model, srcs, caps, starts[b:b + batch])
         out += [sp.decode([t for t in row if t != c["eos_id"]]) for row in ids]
     model.train()
     return out
