@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""Writes the card of a multilingual model (models/cards/NAME.md) from its evaluation matrix
+(evaluate.py --matrix), its training log and the model file's header.
+
+What it is: bookkeeping, as make_card.py is for the single-direction models: every figure on the
+card comes from a file a script produced.
+What it is not: evaluation or training.
+
+Usage: /usr/bin/python3 models/make_multi_card.py --name multi
+       (reads models/NAME.heed, models/cards/NAME.eval.json, models/cards/NAME.train.log)
+"""
+import argparse
+import json
+import os
+import re
+
+from make_card import HERE, count_lines, header, training_facts
+
+SOURCES = {
+    "ddtp": "Debian package descriptions (DDTP)",
+    "libreoffice_help": "LibreOffice help",
+    "gnome_help": "GNOME help (Mallard pages)",
+    "debian_reference": "the Debian Reference",
+    "gettext": "gettext catalogs of 27 desktop programs",
+    "wesnoth": "the Battle for Wesnoth (campaigns, units, help)",
+    "freedict_examples": "FreeDict: example sentences",
+    "freedict_words": "FreeDict: headwords (one in four)",
+    "everyday": "everyday check: Wesnoth's Heir to the Throne dialogue, never trained on",
+}
+
+
+def dev_curves(log_path):
+    """{direction: [(step, chrF)]} from the log's per-direction dev evaluations."""
+    curves = {}
+    for step, direction, chrf in re.findall(r"eval step (\d+) (\S+) dev chrF ([\d.]+)",
+                                            open(log_path).read()):
+        curves.setdefault(direction, []).append((int(step), float(chrf)))
+    return curves
+
+
+def cell(report, beam):
+    r = next((x for x in report["results"] if x["beam"] == beam), None)
+    return "%.1f / %.1f" % (r["chrf"], r["bleu"]) if r else "–"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--name", default="multi")
+    args = ap.parse_args()
+    model_path = os.path.join(HERE, args.name + ".heed")
+    meta = header(model_path)["__metadata__"]
+    cfg = json.loads(meta["heed.config"])
+    directions = json.loads(meta["heed.languages"])["directions"]
+    reports = json.load(open(os.path.join(HERE, "cards", args.name + ".eval.json")))
+    log = os.path.join(HERE, "cards", args.name + ".train.log")
+    train = training_facts(log)
+    out = ["# Heed %s (`models/%s.heed`)\n" % (", ".join(directions), args.name),
+           "One Transformer for every direction, trained on this project's machine from human "
+           "translations that Debian ships; the decoder's first token names the target "
+           "language (`--to LANG` in the CLI, `{ to }` in the npm API).\n", "## Data\n",
+           "`models/build_corpus.py` (checksums in `models/corpus.sha256`); split by a hash of "
+           "the English side, test splits never trained on.\n",
+           "| source | en-de train / dev / test | en-fr train / dev / test |", "|---|---|---|"]
+    data = os.path.join(HERE, "data")
+    for source, what in SOURCES.items():
+        counts = []
+        for pair in ("en-de", "en-fr"):
+            parts = [count_lines(os.path.join(data, source, "%s.%s.en" % (pair, p)))
+                     for p in ("train", "dev", "test")]
+            counts.append(" / ".join("–" if n is None else format(n, ",") for n in parts))
+        out.append("| %s | %s | %s |" % (what, counts[0], counts[1]))
+    out += ["", "## Architecture\n", "| | |", "|---|---|"]
+    for k in ("d_model", "heads", "ffn_dim", "encoder_layers", "decoder_layers", "vocab_size",
+              "pre_norm", "activation"):
+        out.append("| %s | %s |" % (k, cfg[k]))
+    out.append("| tokenizer | SentencePiece unigram with byte fallback (no unknown characters) |")
+    out.append("| file | %.2f MB (int8 per-row weights, tokenizer included) |\n"
+               % (os.path.getsize(model_path) / 1e6))
+    out += ["## Training\n",
+            "- %d updates in %d stages, %.1f hours of wall time on this machine's shared cores "
+            "(log: `models/cards/%s.train.log`)." % (train.get("steps", 0), train.get("stages", 0),
+                                                     train.get("hours", 0), args.name)]
+    for direction, points in sorted(dev_curves(log).items()):
+        out.append("- Dev chrF, %s (greedy, 20 dev pairs per source): %s." % (
+            direction, ", ".join("step %d: %.1f" % p for p in points)))
+    out += ["", "## Evaluation (C++ engine, `models/evaluate.py --matrix`)\n",
+            "chrF / BLEU per direction and source; the copy-the-source baseline beside them.\n",
+            "| direction | source | pairs | greedy | beam 4 | copy source (chrF) |",
+            "|---|---|---|---|---|---|"]
+    for r in reports:
+        out.append("| %s | %s | %d | %s | %s | %.1f |" % (
+            r["pair"], r["source"], r["sentences"], cell(r, 1), cell(r, 4),
+            r["copy_source_chrf"]))
+    out += ["", "## Everyday sentences (held out), greedy\n", "| direction | source | reference "
+            "| Heed |", "|---|---|---|---|"]
+    for r in reports:
+        if r["source"] == "everyday":
+            for s in r["samples"][:4]:
+                out.append("| %s | %s |" % (r["pair"], " | ".join(
+                    s[k].replace("|", "\\|") for k in ("source", "reference", "beam 1"))))
+    with open(os.path.join(HERE, "cards", args.name + ".md"), "w") as f:
+        f.write("\n".join(out) + "\n")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
