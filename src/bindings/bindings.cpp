@@ -214,6 +214,7 @@ public:
                 ints_from(source_ids), ints_from(target_ids), block, layer, head, to);
             val r = val::object();
             r.set("dk", e.dk);
+            r.set("startToken", val(e.start_token));
             r.set("xq", tensor(e.xq, true));
             r.set("xkv", tensor(e.xkv, true));
             r.set("q", tensor(e.q, true));

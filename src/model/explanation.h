@@ -2,6 +2,8 @@
 // (the translator's façade hands it on unchanged). Not the computation (explain.h).
 #pragma once
 
+#include <string>
+
 #include "core/array.h"
 
 namespace heed {
@@ -21,6 +23,7 @@ struct HeadQuery {
 /// Lq/Lk query/key lengths, D model dim, Dh head dim.
 struct HeadExplanation {
     int dk = 0;
+    std::string start_token;  ///< the decoder's first input piece (labels decoder-side keys)
     Array xq, xkv;           ///< block inputs after their LayerNorm: [Lq, D], [Lk, D]
     Array q, k, v;           ///< this head's projections [Lq, Dh], [Lk, Dh], [Lk, Dh]
     Array scores;            ///< Q·Kᵀ [Lq, Lk]

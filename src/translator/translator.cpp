@@ -322,7 +322,9 @@ HeadExplanation Translator::explain_head(const std::vector<int>& source,
     for (int id : target)
         if (id < 0 || id >= c.vocab_size) throw Error("explain: target id out of range");
     const HeadQuery query{block, layer, head, loaded_->directions.start_id(to)};
-    return heed::explain_head(loaded_->model, source, target, query);
+    HeadExplanation e = heed::explain_head(loaded_->model, source, target, query);
+    e.start_token = loaded_->tokenizer.piece(query.start_id);
+    return e;
 }
 
 }  // namespace heed

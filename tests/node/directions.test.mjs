@@ -53,6 +53,8 @@ for (const [where, open] of [
       const [, , T, S] = r.attention.cross.shape;
       const e = await t.explainHead(r, { block: 'cross', layer: 0, head: 0 });
       assertClose(e.weights.data, Array.from(r.attention.cross.data.subarray(0, T * S)), 1e-4);
+      const d = await t.explainHead(r, { block: 'decoder', layer: 0, head: 0 });
+      assert.equal(d.keyTokens[0], GOLDENS.languages.target_tokens.de, 'keys start with its token');
       assert.equal((await t.translate('hello')).to, 'fr');
     });
 

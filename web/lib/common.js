@@ -151,11 +151,11 @@ export function checkExplain(result, where) {
  * token each position produced (as the rows of the attention trace); decoder self-attention
  * keys with the token each position consumed (the start token, then the previous outputs).
  */
-export function explainTokens(result, block) {
+export function explainTokens(result, block, startToken) {
   const src = result.sourceTokens,
     tgt = result.targetTokens;
   if (block === 'encoder') return { queryTokens: [...src], keyTokens: [...src] };
-  const inputs = ['<s>', ...tgt.slice(0, -1)];
+  const inputs = [startToken, ...tgt.slice(0, -1)];
   return { queryTokens: [...tgt], keyTokens: block === 'cross' ? [...src] : inputs };
 }
 

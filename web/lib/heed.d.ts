@@ -165,7 +165,7 @@ export interface HeadExplanation {
    *  (as the rows of Attention.decoderSelf / cross) */
   queryTokens: string[];
   /** encoder and cross: source tokens; decoder: the token each position consumed
-   *  ('<s>', then the previous target tokens) */
+   *  (the decoder's start token — '<s>', or the target language's token such as '<2de>' — then the previous target tokens) */
   keyTokens: string[];
 }
 

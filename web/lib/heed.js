@@ -373,7 +373,8 @@ class Translator extends TranslatorBase {
     const { sourceIds, targetIds } = result;
     const where = this.#engine.AttentionBlock[block];
     const e = this.#handle.explainHead(sourceIds, targetIds, where, layer, head, result.to ?? '');
-    return { ...unwrap(e), ...explainTokens(result, block) };
+    const { startToken, ...explanation } = unwrap(e);
+    return { ...explanation, ...explainTokens(result, block, startToken) };
   }
 
   dispose() {
