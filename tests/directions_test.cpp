@@ -2,12 +2,13 @@
 // asked for (models/README.md, "Directions"), exactly as PyTorch's greedy decoder does with the
 // same weights (tests/data/multi_goldens.json from models/make_multi_fixture.py), and refuses a
 // target or a heed.languages entry it cannot honour with a message naming it.
+#include "translator/directions.h"
+
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "test_util.h"
 #include "tokenizer/tokenizer.h"
-#include "translator/directions.h"
 #include "translator/translator.h"
 
 namespace {
@@ -90,8 +91,8 @@ TEST(Directions, UnknownTargetIsRefusedNamingTheDirections) {
 }
 
 TEST(Directions, MalformedLanguagesAreRefusedNamingTheField) {
-    const heed::Tokenizer tok = heed::Tokenizer::from_bytes(
-        heed::test::read_text(HEED_TEST_DATA "/spm_multi.model"));
+    const heed::Tokenizer tok =
+        heed::Tokenizer::from_bytes(heed::test::read_text(HEED_TEST_DATA "/spm_multi.model"));
     auto error = [&](const std::string& j) {
         return heed::test::error_of([&] { heed::Directions::parse(j, tok, 2); });
     };

@@ -50,8 +50,46 @@ void feed_forward(const FeedForwardWeights& w, Activation act, const Mat& in, Ma
 }
 
 /// Token embeddings scaled by √D when the config says so (§3.4), plus positions (§3.5).
+/// `position` may be null: no positional encoding (Interventions::no_positions).
 void embed(const float* token, const float* position, float scale, int D, float* out) {
-    for (int d = 0; d < D; ++d) out[d] = token[d] * scale + position[d];
+    for (int d = 0; d < D; ++d) out[d] = token[d] * scale + (position ? position[d] : 0.0f);
+}
+
+const Interventions kNone;
+
+/// The softmax scale of every head, times the intervention's temperature factor.
+float head_scale(const ModelConfig& c, const Interventions& iv) {
+    return iv.temperature / std::sqrt(float(c.head_dim()));
+}
+
+/// Applies the ablations of (block, layer) to the H heads' outputs `out` [rows, H*Dh]. Zero:
+/// the head's columns become 0; mean: the mean of the other heads' columns.
+void ablate(const Interventions& iv, AttentionBlock block, int layer, int H, const RowsSpan& out) {
+    const int Dh = out.cols / H;
+    for (const HeadAblation& a : iv.ablations) {
+        if (a.block != block || a.layer != layer) continue;
+        for (int r = 0; r < out.rows; ++r) {
+            float* o = out.data + std::size_t(r) * out.stride;
+            for (int d = 0; d < Dh; ++d) {
+                float mean = 0.0f;
+                if (a.mean && H > 1) {
+                    for (int h = 0; h < H; ++h)
+                        if (h != a.head) mean += o[h * Dh + d];
+                    mean /= float(H - 1);
+                }
+                o[a.head * Dh + d] = a.mean ? mean : 0.0f;
+            }
+        }
+    }
+}
+
+/// [Lq, Lk] local-window mask, 1 = blocked: query i (at position first + i) may see keys
+/// j with |first + i - j| <= window.
+std::vector<std::uint8_t> window_mask(int window, int first, int Lq, int Lk) {
+    std::vector<std::uint8_t> m(std::size_t(Lq) * Lk);
+    for (int i = 0; i < Lq; ++i)
+        for (int j = 0; j < Lk; ++j) m[std::size_t(i) * Lk + j] = std::abs(first + i - j) > window;
+    return m;
 }
 
 }  // namespace
@@ -93,9 +131,11 @@ const std::vector<float>& Model::target_embedding() const {
     return config_.tied_embeddings ? weights_.src_embed : weights_.tgt_embed;
 }
 
-Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace) const {
+Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace,
+                     const Interventions* interventions) const {
     const ModelConfig& c = config_;
-    const int S = int(src.size()), D = c.d_model, H = c.heads, Dh = c.head_dim(), F = c.ffn_dim;
+    const Interventions& iv = interventions ? *interventions : kNone;
+    const int S = int(src.size()), D = c.d_model, H = c.heads, F = c.ffn_dim;
     if (S == 0) throw Error("cannot encode an empty sequence");
     if (S > c.max_positions)
         throw Error("source has " + std::to_string(S) + " tokens; this model handles at most " +
@@ -110,7 +150,8 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace) const {
     for (int s = 0; s < S; ++s) {
         if (src[s] < 0 || src[s] >= c.vocab_size) throw Error("source token id out of range");
         embed(weights_.src_embed.data() + std::size_t(src[s]) * D,
-              weights_.enc_pos.data() + std::size_t(s) * D, emb_scale, D, row(x, s));
+              iv.no_positions ? nullptr : weights_.enc_pos.data() + std::size_t(s) * D, emb_scale,
+              D, row(x, s));
     }
 
     Mat h = rows(D), proj = rows(D), qkv = rows(3 * D), attn = rows(D), ffn = rows(F);
@@ -120,7 +161,10 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace) const {
     self.q = columns(qkv, 0, D);      // [S, H*Dh]
     self.k = columns(qkv, D, D);      // [S, H*Dh]
     self.v = columns(qkv, 2 * D, D);  // [S, H*Dh]
-    self.scale = 1.0f / std::sqrt(float(Dh));
+    self.scale = head_scale(c, iv);
+    const std::vector<std::uint8_t> local =
+        iv.window >= 0 ? window_mask(iv.window, 0, S, S) : std::vector<std::uint8_t>();
+    if (!local.empty()) self.mask.blocked = local.data();  // [S, S]
     if (trace) {
         trace->self_attn.assign(std::size_t(c.encoder_layers) * H * S * S, 0.0f);
         trace->block_inputs.clear();
@@ -134,6 +178,7 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace) const {
             w.self_attn.qkv.apply(in.data(), S, qkv.data());              // [S, 3D]
             attend_heads(self, H, probs.data(), out_columns(attn, 0, D),  // [S, D]
                          trace ? trace->self_attn.data() + std::size_t(l) * H * S * S : nullptr);
+            ablate(iv, AttentionBlock::EncoderSelf, l, H, out_columns(attn, 0, D));  // [S, D]
             w.self_attn.o.apply(attn.data(), S, out.data());  // [S, D]
         });
         // feed-forward
@@ -159,11 +204,12 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace) const {
 void Model::step(const std::vector<const Memory*>& memories, const std::vector<int>& tokens,
                  DecoderState& s, float* logits, StepAttention* trace) const {
     const ModelConfig& c = config_;
-    const int R = s.rows_, D = c.d_model, H = c.heads, Dh = c.head_dim(), t = s.length_;
+    const int R = s.rows_, D = c.d_model, H = c.heads, t = s.length_;
     if (int(tokens.size()) != R || int(memories.size()) != R)
         throw Error("decoder step: one token and one memory per row are required");
     if (t >= s.max_len_ || t >= c.max_positions) throw Error("decoder step: out of positions");
-    const float scale = 1.0f / std::sqrt(float(Dh));
+    const Interventions& iv = s.interventions_ ? *s.interventions_ : kNone;
+    const float scale = head_scale(c, iv);
     const float emb_scale = c.scale_embeddings ? std::sqrt(float(D)) : 1.0f;
     const std::vector<float>& embedding = target_embedding();
     const bool keep_inputs = trace && trace->want_inputs;
@@ -180,7 +226,8 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
     for (int r = 0; r < R; ++r) {
         if (tokens[r] < 0 || tokens[r] >= c.vocab_size) throw Error("target id out of range");
         embed(embedding.data() + std::size_t(tokens[r]) * D,
-              weights_.dec_pos.data() + std::size_t(t) * D, emb_scale, D, row(s.x_, r));  // [R, D]
+              iv.no_positions ? nullptr : weights_.dec_pos.data() + std::size_t(t) * D, emb_scale,
+              D, row(s.x_, r));  // [R, D]
     }
 
     const Sublayer sublayer(c, s.h_, s.proj_);
@@ -204,6 +251,7 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
                     self, H, s.probs_.data(), {row(s.attn_, r), 1, D, D},  // [1, D]
                     trace ? trace->self[r].data() + std::size_t(l) * H * (t + 1) : nullptr);
             }
+            ablate(iv, AttentionBlock::DecoderSelf, l, H, out_columns(s.attn_, 0, D));  // [R, D]
             w.self_attn.o.apply(s.attn_.data(), R, out.data());  // [R, D]
         });
         // cross-attention over the encoder memory
@@ -218,10 +266,16 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
                 cross.k = {kv, m.length, D, 2 * D};      // [S, H*Dh]
                 cross.v = {kv + D, m.length, D, 2 * D};  // [S, H*Dh]
                 cross.scale = scale;
+                // why: a cold path (surgery only), so this row's mask is built per step
+                const std::vector<std::uint8_t> local =
+                    iv.window >= 0 ? window_mask(iv.window, t, 1, m.length)
+                                   : std::vector<std::uint8_t>();
+                if (!local.empty()) cross.mask.blocked = local.data();  // [1, S]
                 attend_heads(
                     cross, H, s.probs_.data(), {row(s.attn_, r), 1, D, D},  // [1, D]
                     trace ? trace->cross[r].data() + std::size_t(l) * H * m.length : nullptr);
             }
+            ablate(iv, AttentionBlock::Cross, l, H, out_columns(s.attn_, 0, D));  // [R, D]
             w.cross_attn.o.apply(s.attn_.data(), R, out.data());  // [R, D]
         });
         // feed-forward

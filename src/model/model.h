@@ -12,6 +12,7 @@
 
 #include "core/tensor.h"
 #include "model/config.h"
+#include "model/interventions.h"
 #include "model/weights.h"
 
 namespace heed {
@@ -51,6 +52,8 @@ public:
     int length() const { return length_; }  ///< steps done so far
     /// Beam re-selection: new row r continues old row parents[r] (caches are copied).
     void reorder(const std::vector<int>& parents);
+    /// Attention surgery for every later step (null: none); must outlive the state's use.
+    void set_interventions(const Interventions* interventions) { interventions_ = interventions; }
 
 private:
     friend class Model;
@@ -59,6 +62,7 @@ private:
     std::vector<float> cache_tmp_;
     Mat x_, h_, qkv_, q_, attn_, proj_, ffn_;  ///< [R, *] scratch
     std::vector<float> probs_;                ///< [max(max_len, S)] per-head weights
+    const Interventions* interventions_ = nullptr;
 };
 
 /// Weights plus the forward pass.
@@ -68,8 +72,10 @@ public:
     const ModelConfig& config() const { return config_; }
     const ModelWeights& weights() const { return weights_; }
 
-    /// Encodes source ids (EOS included) -> Memory. Records attention when `trace` is given.
-    Memory encode(const std::vector<int>& src, EncoderTrace* trace = nullptr) const;
+    /// Encodes source ids (EOS included) -> Memory. Records attention when `trace` is given;
+    /// `interventions` (null: none) changes how it attends (attention surgery).
+    Memory encode(const std::vector<int>& src, EncoderTrace* trace = nullptr,
+                  const Interventions* interventions = nullptr) const;
 
     /// One decoder step for R rows: consumes each row's previous token (`tokens[r]`) at
     /// position state.length(), writes logits [R, V]; row r attends to *memories[r].

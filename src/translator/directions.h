@@ -12,7 +12,7 @@ class Tokenizer;
 
 /// Directions and target-language start tokens (models/README.md, "Directions").
 class Directions {
-public:
+  public:
     /// Reads `languages_json` (the metadata string; empty = none). A single-direction entry
     /// {"source", "target"} gives one direction started by `default_start`; a multilingual one
     /// {"directions", "target_tokens"} gives each target the id of its token. Throws heed::Error
@@ -28,7 +28,7 @@ public:
     /// The target language `to` stands for ("" = the default direction's; "" if none named).
     std::string target(const std::string& to) const;
 
-private:
+  private:
     std::vector<std::string> names_;
     std::vector<std::pair<std::string, int>> starts_;  // target language -> start id
     int default_start_ = 0;
