@@ -73,4 +73,14 @@ check "info prints the directions line" 'grep -qx "directions: en-fr" "$tmp/info
 check "--to a language the model lacks: one error listing its directions, exit 2" 'grep -q "cannot translate into .de. (its directions: en-fr)" "$tmp/err" && [ "$(grep -c "cannot translate" "$tmp/err")" = 1 ] && [ $rc = 2 ]'
 out=$("$heed" translate -m "$model" --max-length 20 --to fr "A simple text editor")
 check "--to its one target is the default" '[ "$out" = "Une égumentation de calisémentation de che" ]'
+
+plain=$("$heed" translate -m "$model" --max-length 20 "A simple text editor")
+local=$("$heed" translate -m "$model" --max-length 20 --window 0 --ablate cross:0:1 "A simple text editor"); rc=$?
+check "surgery (--window, --ablate) changes the translation" '[ $rc = 0 ] && [ "$local" != "$plain" ]'
+"$heed" translate -m "$model" --ablate enc:9:0 hello >/dev/null 2>"$tmp/err"; rc=$?
+check "--ablate of a layer the model lacks: one error naming the field, exit 2" 'grep -q "interventions.ablate\[0\].layer" "$tmp/err" && [ "$(grep -c interventions "$tmp/err")" = 1 ] && [ $rc = 2 ]'
+"$heed" translate -m "$model" --temperature -1 hello >/dev/null 2>"$tmp/err"; rc=$?
+check "--temperature must be positive (exit 2)" 'grep -q "interventions.temperature" "$tmp/err" && [ $rc = 2 ]'
+"$heed" translate -m "$model" --no-positions --attention "$tmp/s.json" "A simple text editor" >/dev/null; rc=$?
+check "--attention records the surgery" '[ $rc = 0 ] && grep -q "\"noPositions\":true" "$tmp/s.json"'
 exit $fail

@@ -24,10 +24,13 @@ using nlohmann::json;
 const char* kUsage =
     "usage:\n"
     "  heed translate -m MODEL [--to LANG] [--beam N] [--max-length N] [--length-penalty X]\n"
-    "                 [--attention OUT.json] [--ids] [TEXT ...]\n"
+    "                 [--attention OUT.json] [--ids] [--temperature X] [--window N]\n"
+    "                 [--no-positions] [--ablate enc|dec|cross:LAYER:HEAD[:mean] ...] [TEXT ...]\n"
     "      translates each TEXT, or each line of stdin as it arrives when no TEXT is given,\n"
     "      into LANG (default: the model's first direction); --attention writes a JSON array,\n"
-    "      one element per translation, as it goes\n"
+    "      one element per translation, as it goes. Attention surgery: --temperature multiplies\n"
+    "      every softmax's scale, --window N keeps encoder self- and cross-attention local,\n"
+    "      --no-positions drops the positional encodings, --ablate switches a head off\n"
     "  heed info -m MODEL      prints the directions, the config and the parameter count\n"
     "  heed bench -m MODEL     prints sentences/s and words/s on a built-in set\n";
 
@@ -58,6 +61,28 @@ float parse_float(const std::string& flag, const std::string& v) {
     throw Error(flag + " expects a number, got '" + v + "'");
 }
 
+/// "enc:2:1" or "cross:0:3:mean" -> a head ablation (block enc | dec | cross, layer, head).
+heed::HeadAblation parse_ablation(const std::string& v) {
+    std::vector<std::string> parts(1);
+    for (char ch : v) {
+        if (ch == ':') parts.emplace_back();
+        else parts.back() += ch;
+    }
+    const bool mean = parts.size() == 4 && parts[3] == "mean";
+    if (parts.size() != 3 && !mean)
+        throw Error("--ablate expects BLOCK:LAYER:HEAD[:mean] (BLOCK enc, dec or cross), got '" +
+                    v + "'");
+    heed::HeadAblation a;
+    if (parts[0] == "enc") a.block = heed::AttentionBlock::EncoderSelf;
+    else if (parts[0] == "dec") a.block = heed::AttentionBlock::DecoderSelf;
+    else if (parts[0] == "cross") a.block = heed::AttentionBlock::Cross;
+    else throw Error("--ablate: the block must be enc, dec or cross, got '" + parts[0] + "'");
+    a.layer = parse_int("--ablate (layer)", parts[1]);
+    a.head = parse_int("--ablate (head)", parts[2]);
+    a.mean = mean;
+    return a;
+}
+
 Args parse_args(int argc, char** argv) {
     if (argc < 2) throw Error("missing command");
     Args a;
@@ -73,6 +98,12 @@ Args parse_args(int argc, char** argv) {
         if (s == "-m" || s == "--model") a.model = value();
         else if (s == "--beam") a.options.beam_size = parse_int(s, value());
         else if (s == "--to") a.options.to = value();
+        else if (s == "--temperature")
+            a.options.interventions.temperature = parse_float(s, value());
+        else if (s == "--window") a.options.interventions.window = parse_int(s, value());
+        else if (s == "--no-positions") a.options.interventions.no_positions = true;
+        else if (s == "--ablate")
+            a.options.interventions.ablations.push_back(parse_ablation(value()));
         else if (s == "--max-length") a.options.max_length = parse_int(s, value());
         else if (s == "--length-penalty") a.options.length_penalty = parse_float(s, value());
         else if (s == "--attention") a.attention_out = value();
@@ -87,6 +118,19 @@ Args parse_args(int argc, char** argv) {
 }
 
 json tensor_json(const heed::Array& a) { return json{{"shape", a.shape}, {"data", a.data}}; }
+
+/// How the translation was made, for its trace: the attention surgery applied.
+json interventions_json(const heed::Interventions& iv) {
+    static const char* const kBlocks[] = {"encoder", "decoder", "cross"};
+    json ablate = json::array();
+    for (const heed::HeadAblation& a : iv.ablations)
+        ablate.push_back(
+            {{"block", kBlocks[int(a.block)]}, {"layer", a.layer}, {"head", a.head}, {"mean", a.mean}});
+    return {{"temperature", iv.temperature},
+            {"window", iv.window},
+            {"noPositions", iv.no_positions},
+            {"ablate", ablate}};
+}
 
 json translation_json(const std::string& source, const heed::Translation& t) {
     json j = {{"source", source},
@@ -132,7 +176,11 @@ bool translate_one(const Args& a, const heed::Translator& tr, const std::string&
             for (std::size_t k = 0; k < t.target_ids.size(); ++k)
                 std::cout << (k == 0 ? '\t' : ' ') << t.target_ids[k];
         std::cout << "\n" << std::flush;
-        if (attention) attention->add(translation_json(text, t));
+        if (attention) {
+            json j = translation_json(text, t);
+            j["interventions"] = interventions_json(a.options.interventions);
+            attention->add(j);
+        }
         return true;
     } catch (const Error& e) {
         std::cout << "\n" << std::flush;  // why: keep output lines aligned with input lines
@@ -250,7 +298,7 @@ int main(int argc, char** argv) {
     try {
         std::unique_ptr<heed::Translator> tr = heed::Translator::load_file(args.model);
         try {
-            tr->check_target(args.options.to);  // why: once, like the other options
+            tr->check_against_model(args.options);  // why: once, like the other options
         } catch (const Error& e) {
             std::cerr << "heed: " << e.what() << "\n";
             return 2;

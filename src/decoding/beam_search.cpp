@@ -23,6 +23,7 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
     const ModelConfig& c = model.config();
     const int K = opt.beam_size, V = c.vocab_size;
     DecoderState state(c, K, opt.max_length);
+    state.set_interventions(opt.interventions);
     const std::vector<const Memory*> memories(K, &memory);
     std::vector<float> logits(std::size_t(K) * V);
     std::vector<int> tokens(K, opt.start_id >= 0 ? opt.start_id : c.decoder_start_id);

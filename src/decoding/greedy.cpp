@@ -35,6 +35,7 @@ std::vector<Hypothesis> greedy_search(const Model& model, const std::vector<cons
     std::vector<Hypothesis> hyps(R);
     if (R == 0) return hyps;
     DecoderState state(c, R, opt.max_length);
+    state.set_interventions(opt.interventions);
     std::vector<float> logits(std::size_t(R) * V);
     std::vector<int> tokens(R, opt.start_id >= 0 ? opt.start_id : c.decoder_start_id);
     std::vector<char> done(R, 0);

@@ -18,6 +18,7 @@ struct SearchOptions {
     bool return_attention = false;  ///< keep per-step attention rows and top-k candidates
     int top_k = 5;                  ///< candidates kept per step when return_attention
     int start_id = -1;              ///< first decoder input; -1 = the config's decoder_start_id
+    const Interventions* interventions = nullptr;  ///< attention surgery; null = none
 };
 
 /// What was recorded at one step of a hypothesis.

@@ -41,6 +41,13 @@ void check_options(const TranslateOptions& o) {
                     std::to_string(int(l.length_penalty)));
     if (o.top_k < 0 || o.top_k > l.top_k)
         throw Error("top_k must be between 0 and " + std::to_string(l.top_k));
+    const Interventions& iv = o.interventions;
+    if (!std::isfinite(iv.temperature) || iv.temperature <= 0 || iv.temperature > 100)
+        throw Error("interventions.temperature must be a number in (0, 100], got " +
+                    std::to_string(iv.temperature));
+    if (iv.window < -1 || iv.window > 4096)
+        throw Error("interventions.window must be -1 (none) or 0..4096, got " +
+                    std::to_string(iv.window));
 }
 
 std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t size) {
@@ -103,7 +110,24 @@ std::string Translator::metadata_json() const { return loaded_->metadata_json; }
 const std::vector<std::string>& Translator::directions() const {
     return loaded_->directions.names();
 }
-void Translator::check_target(const std::string& to) const { loaded_->directions.start_id(to); }
+void Translator::check_against_model(const TranslateOptions& options) const {
+    loaded_->directions.start_id(options.to);
+    const ModelConfig& c = loaded_->model.config();
+    const std::vector<HeadAblation>& ablations = options.interventions.ablations;
+    for (std::size_t i = 0; i < ablations.size(); ++i) {
+        const HeadAblation& a = ablations[i];
+        const bool encoder = a.block == AttentionBlock::EncoderSelf;
+        const int layers = encoder ? c.encoder_layers : c.decoder_layers;
+        const std::string field = "interventions.ablate[" + std::to_string(i) + "]";
+        if (a.layer < 0 || a.layer >= layers)
+            throw Error(field + ".layer: this model has " + (encoder ? "encoder" : "decoder") +
+                        " layers 0.." + std::to_string(layers - 1) + ", not " +
+                        std::to_string(a.layer));
+        if (a.head < 0 || a.head >= c.heads)
+            throw Error(field + ".head: this model has heads 0.." + std::to_string(c.heads - 1) +
+                        ", not " + std::to_string(a.head));
+    }
+}
 
 namespace {
 
@@ -136,6 +160,7 @@ SearchOptions search_options(const TranslateOptions& o, const ModelConfig& c,
                              const Directions& directions, int src_len) {
     SearchOptions s;
     s.start_id = directions.start_id(o.to);
+    s.interventions = &o.interventions;
     s.beam_size = o.beam_size;
     s.max_length = o.max_length > 0 ? o.max_length : 2 * src_len + 10;
     s.max_length = std::min(s.max_length, c.max_positions);
@@ -199,7 +224,7 @@ Translation to_translation(const Tokenizer& tok, const ModelConfig& c, const Pre
 std::vector<Translation> Translator::translate(const std::vector<std::string>& texts,
                                                const TranslateOptions& options) const {
     check_options(options);
-    check_target(options.to);  // why: an unknown target language fails before any work
+    check_against_model(options);  // why: an unknown target or head fails before any work
     std::vector<std::vector<int>> ids;
     for (const std::string& text : texts)
         ids.push_back(source_ids(loaded_->tokenizer, loaded_->model.config(), text));
@@ -212,8 +237,10 @@ std::vector<Translation> Translator::translate_ids(std::vector<std::vector<int>>
     std::vector<Prepared> prepared(ids.size());
     for (std::size_t i = 0; i < ids.size(); ++i) {
         prepared[i].ids = std::move(ids[i]);
-        prepared[i].memory = loaded_->model.encode(
-            prepared[i].ids, options.return_attention ? &prepared[i].trace : nullptr);
+        prepared[i].memory =
+            loaded_->model.encode(prepared[i].ids,
+                                  options.return_attention ? &prepared[i].trace : nullptr,
+                                  &options.interventions);
     }
     std::vector<Translation> out;
     if (options.beam_size == 1) {
@@ -256,7 +283,7 @@ std::vector<Translation> Translator::translate_ids(std::vector<std::vector<int>>
 std::vector<BatchItem> Translator::translate_batch(const std::vector<std::string>& texts,
                                                   const TranslateOptions& options) const {
     check_options(options);
-    check_target(options.to);
+    check_against_model(options);
     if (texts.size() > kMaxBatchTexts)
         throw Error("a batch holds at most " + std::to_string(kMaxBatchTexts) + " texts (got " +
                     std::to_string(texts.size()) + ")");
@@ -288,11 +315,12 @@ std::vector<BatchItem> Translator::translate_batch(const std::vector<std::string
 Translation Translator::translate_one(const std::string& text, const TranslateOptions& options,
                                       const StepCallback& on_step) const {
     check_options(options);
-    check_target(options.to);  // why: an unknown target language fails before any work
+    check_against_model(options);  // why: an unknown target or head fails before any work
     const ModelConfig& c = loaded_->model.config();
     Prepared p;
     p.ids = source_ids(loaded_->tokenizer, c, text);
-    p.memory = loaded_->model.encode(p.ids, options.return_attention ? &p.trace : nullptr);
+    p.memory = loaded_->model.encode(p.ids, options.return_attention ? &p.trace : nullptr,
+                                     &options.interventions);
     SearchOptions so = search_options(options, c, loaded_->directions, int(p.ids.size()));
     SearchObserver observer;
     if (on_step) {

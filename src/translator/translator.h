@@ -11,6 +11,7 @@
 
 #include "decoding/trace.h"
 #include "model/explanation.h"
+#include "model/interventions.h"
 
 namespace heed {
 
@@ -32,6 +33,7 @@ struct TranslateOptions {
     bool return_attention = false;  ///< fill Translation::attention
     int top_k = 5;                  ///< candidates recorded per step when return_attention
     std::string to;                 ///< target language; "" = the model's first direction
+    Interventions interventions;    ///< attention surgery (model/interventions.h); {} = none
 };
 
 /// One translated sentence.
@@ -97,9 +99,10 @@ public:
     std::string metadata_json() const;
     /// Every direction the model translates in ("en-de", ...), its default first.
     const std::vector<std::string>& directions() const;
-    /// Throws heed::Error, listing the directions, unless the model translates into `to`
-    /// ("" = its default); translate() checks the same, this lets a caller check once up front.
-    void check_target(const std::string& to) const;
+    /// Throws heed::Error naming the option unless it fits this model: the target language
+    /// (listing the directions) and every ablated head's block, layer and head. translate()
+    /// checks the same; this lets a caller check once, up front.
+    void check_against_model(const TranslateOptions& options) const;
 
 private:
     explicit Translator(std::unique_ptr<LoadedModel> loaded);
