@@ -312,6 +312,16 @@ val heap_stats() {
 
 }  // namespace
 
+/// Interventions.ablate crosses as a JS array (value_object has no vector fields).
+val ablations_to_js(const heed::Interventions& iv) {
+    val out = val::array();
+    for (const heed::HeadAblation& a : iv.ablations) out.call<void>("push", val(a));
+    return out;
+}
+void ablations_from_js(heed::Interventions& iv, val list) {
+    iv.ablations = emscripten::vecFromJSArray<heed::HeadAblation>(list);
+}
+
 EMSCRIPTEN_BINDINGS(heed) {
     // why: one name per option end to end; JS objects convert to TranslateOptions field by field
     emscripten::value_object<heed::TranslateOptions>("TranslateOptions")
@@ -320,7 +330,18 @@ EMSCRIPTEN_BINDINGS(heed) {
         .field("lengthPenalty", &heed::TranslateOptions::length_penalty)
         .field("attention", &heed::TranslateOptions::return_attention)
         .field("topK", &heed::TranslateOptions::top_k)
-        .field("to", &heed::TranslateOptions::to);
+        .field("to", &heed::TranslateOptions::to)
+        .field("interventions", &heed::TranslateOptions::interventions);
+    emscripten::value_object<heed::Interventions>("Interventions")
+        .field("temperature", &heed::Interventions::temperature)
+        .field("window", &heed::Interventions::window)
+        .field("noPositions", &heed::Interventions::no_positions)
+        .field("ablate", &ablations_to_js, &ablations_from_js);
+    emscripten::value_object<heed::HeadAblation>("HeadAblation")
+        .field("block", &heed::HeadAblation::block)
+        .field("layer", &heed::HeadAblation::layer)
+        .field("head", &heed::HeadAblation::head)
+        .field("mean", &heed::HeadAblation::mean);
     emscripten::value_object<heed::OptionLimits>("OptionLimits")
         .field("beam", &heed::OptionLimits::beam_size)
         .field("maxLength", &heed::OptionLimits::max_length)

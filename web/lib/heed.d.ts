@@ -60,6 +60,8 @@ export interface TranslateOptions {
   /** target language, one of the targets in `info.directions` (e.g. 'de' for 'en-de');
    *  default '' = the model's first direction. Unknown targets reject with BAD_INPUT. */
   to?: string;
+  /** attention surgery: change how the trained model attends for this call (default: none) */
+  interventions?: Interventions;
   /** called after each decoding step of a single sentence (greedy or beam); see StepEvent.
    *  In loadTranslator's translator it runs synchronously inside the engine call (the page
    *  cannot repaint in between); spawnTranslator's events arrive as the worker decodes.
@@ -98,7 +100,28 @@ export interface TranslationResult {
   /** the target language it was translated into (options.to, or the model's default; '' when
    *  the model names no languages); explainHead re-runs the decoder from the same start */
   to: string;
+  /** the attention surgery it was made with (all fields, defaults filled in) */
+  interventions: Required<Interventions>;
   attention?: Attention;
+}
+
+/** Attention surgery (the engine's model/interventions.h). */
+export interface Interventions {
+  /** multiplies every softmax's scale 1/√d_k; > 1 sharpens, < 1 flattens; in (0, 100], default 1 */
+  temperature?: number;
+  /** local attention of this radius in encoder self- and cross-attention (query position = the
+   *  decoding step); decoder self-attention stays causal; -1..4096, default -1 (none) */
+  window?: number;
+  /** drop the sinusoidal positions: the encoder becomes permutation-equivariant (default false) */
+  noPositions?: boolean;
+  /** heads switched off: output zeroed, or (mean: true) replaced by the mean of the other heads'
+   *  outputs; their attention weights are still recorded. Layers and heads must exist. */
+  ablate?: {
+    block: 'encoder' | 'decoder' | 'cross';
+    layer: number;
+    head: number;
+    mean?: boolean;
+  }[];
 }
 
 export interface ModelInfo {

@@ -3,6 +3,7 @@
 // the attention lab. Nothing runs at import. Not the worker client (heed-worker.js).
 
 import {
+  BLOCKS,
   HeedError,
   IS_NODE,
   abortedError,
@@ -251,7 +252,7 @@ function checkInt(value, name, lo, hi) {
  * value_object): defaults and limits come from the C++ definitions, checked here once so that
  * a wrong option is named as the caller wrote it.
  */
-function engineOptions(options, { defaults, limits }) {
+function engineOptions(options, { defaults, limits, blocks }) {
   for (const key of Object.keys(options))
     if (!(key in defaults))
       throw badInput(
@@ -272,7 +273,53 @@ function engineOptions(options, { defaults, limits }) {
     throw badInput(`options.attention must be a boolean, got ${describe(o.attention)}`);
   if (typeof o.to !== 'string')
     throw badInput(`options.to must be a language code string, got ${describe(o.to)}`);
+  o.surgery = checkInterventions(options.interventions ?? {}, defaults.interventions);
+  o.interventions = { ...o.surgery, ablate: o.surgery.ablate.map((a) => ({ ...a })) };
+  for (const a of o.interventions.ablate) a.block = blocks[a.block];
   return o;
+}
+
+const INTERVENTIONS = ['temperature', 'window', 'noPositions', 'ablate'];
+
+/**
+ * options.interventions (attention surgery) completed with the engine's defaults, in the
+ * public form (block names); the engine checks layers and heads against the model.
+ */
+function checkInterventions(given, defaults) {
+  checkObject(given, 'options.interventions');
+  for (const key of Object.keys(given))
+    if (!INTERVENTIONS.includes(key))
+      throw badInput(`unknown option 'interventions.${key}' (known: ${INTERVENTIONS.join(', ')})`);
+  const iv = { ...defaults, ...given, ablate: given.ablate ?? [] };
+  const t = iv.temperature;
+  if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0 || t > 100)
+    throw badInput(
+      `options.interventions.temperature must be a number in (0, 100], got ${describe(t)}`,
+    );
+  checkInt(iv.window, 'interventions.window', -1, 4096);
+  if (typeof iv.noPositions !== 'boolean')
+    throw badInput(
+      `options.interventions.noPositions must be a boolean, got ${describe(iv.noPositions)}`,
+    );
+  if (!Array.isArray(iv.ablate))
+    throw badInput(
+      `options.interventions.ablate must be an array of {block, layer, head, mean?}, ` +
+        `got ${describe(iv.ablate)}`,
+    );
+  iv.ablate = iv.ablate.map((a, i) => {
+    const field = `interventions.ablate[${i}]`;
+    checkObject(a, `options.${field}`);
+    if (!BLOCKS.includes(a.block))
+      throw badInput(
+        `options.${field}.block must be one of ${BLOCKS.join(', ')}, got ${describe(a.block)}`,
+      );
+    checkInt(a.layer, `${field}.layer`, 0, 1 << 16);
+    checkInt(a.head, `${field}.head`, 0, 1 << 16);
+    if (a.mean !== undefined && typeof a.mean !== 'boolean')
+      throw badInput(`options.${field}.mean must be a boolean, got ${describe(a.mean)}`);
+    return { block: a.block, layer: a.layer, head: a.head, mean: a.mean ?? false };
+  });
+  return iv;
 }
 
 /** Loads the engine and a model; see heed.d.ts. */
@@ -346,7 +393,11 @@ class Translator extends TranslatorBase {
     super();
     this.#handle = handle;
     this.#engine = engine;
-    this.#contract = { defaults: engine.defaultOptions(), limits: engine.limits() };
+    this.#contract = {
+      defaults: engine.defaultOptions(),
+      limits: engine.limits(),
+      blocks: engine.AttentionBlock,
+    };
     /** @type {import('./heed.d.ts').ModelInfo} */
     this.info = info;
   }
@@ -406,15 +457,16 @@ class Translator extends TranslatorBase {
 
   #translate(text, { engine, onStep, signal }) {
     if (signal?.aborted) throw abortedError(signal);
+    // why: a result says how it was made, so a trace of a modified model is never mistaken
+    const finish = (r) => ({ ...shapeResult(r, engine.attention), interventions: engine.surgery });
     if (Array.isArray(text)) {
       if (text.length === 0) return [];
       // why: a refused text is its own {error} item; the others are still translated
       return unwrap(this.#handle.translate(text, engine)).map((r) =>
-        r.error ? { error: r.error } : shapeResult(r, engine.attention),
+        r.error ? { error: r.error } : finish(r),
       );
     }
-    if (!onStep && !signal)
-      return shapeResult(unwrap(this.#handle.translateOne(text, engine, null)), engine.attention);
+    if (!onStep && !signal) return finish(unwrap(this.#handle.translateOne(text, engine, null)));
     let aborted = false,
       failure = null;
     const callback = (step, partial) => {
@@ -444,7 +496,7 @@ class Translator extends TranslatorBase {
     );
     if (failure) throw failure.error;
     if (aborted) throw abortedError(signal);
-    return shapeResult(r, engine.attention);
+    return finish(r);
   }
 }
 

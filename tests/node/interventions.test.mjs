@@ -1,0 +1,104 @@
+// Attention surgery through the package (options.interventions): the WASM engine gives the same
+// ids as the native CLI's flags for the same surgery, the result says how it was made, and every
+// bad specification is BAD_INPUT naming the field; in the worker too.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+
+import { HeedError, loadTranslator } from 'heed';
+import { spawnTranslator } from 'heed/worker';
+import { TINY, nativeCli } from './helpers.mjs';
+
+const TEXT = 'A simple text editor';
+const CASES = [
+  [{ window: 0 }, ['--window', '0']],
+  [{ temperature: 0.5 }, ['--temperature', '0.5']],
+  [{ noPositions: true }, ['--no-positions']],
+  [{ ablate: [{ block: 'cross', layer: 0, head: 1 }] }, ['--ablate', 'cross:0:1']],
+  [{ ablate: [{ block: 'encoder', layer: 1, head: 0, mean: true }] }, ['--ablate', 'enc:1:0:mean']],
+];
+
+const cliIds = (flags) =>
+  execFileSync(nativeCli(), [
+    'translate',
+    '-m',
+    TINY,
+    '--max-length',
+    '20',
+    '--ids',
+    ...flags,
+    TEXT,
+  ])
+    .toString()
+    .split('\t')[1]
+    .trim()
+    .split(' ')
+    .map(Number);
+
+const rejectsWith = (promise, pattern) =>
+  assert.rejects(promise, (e) => {
+    assert.ok(e instanceof HeedError, `not a HeedError: ${e}`);
+    assert.equal(e.code, 'BAD_INPUT', e.message);
+    assert.match(e.message, pattern);
+    return true;
+  });
+
+for (const [where, open] of [
+  ['calling thread', (model) => loadTranslator({ model })],
+  ['worker', (model) => spawnTranslator({ model })],
+]) {
+  describe(`interventions (${where})`, () => {
+    let t;
+    before(async () => {
+      t = await open(TINY);
+    });
+    after(() => t.dispose());
+
+    test(
+      'each surgery gives the native CLI ids and changes the translation',
+      {
+        skip: !nativeCli() && 'no native build',
+      },
+      async () => {
+        const plain = (await t.translate(TEXT, { maxLength: 20 })).targetIds;
+        for (const [interventions, flags] of CASES) {
+          const r = await t.translate(TEXT, { maxLength: 20, interventions });
+          assert.deepEqual(r.targetIds, cliIds(flags), JSON.stringify(interventions));
+          assert.notDeepEqual(r.targetIds, plain, JSON.stringify(interventions));
+        }
+      },
+    );
+
+    test('the result says how it was made', async () => {
+      const r = await t.translate(TEXT, {
+        interventions: { ablate: [{ block: 'decoder', layer: 0, head: 1 }] },
+      });
+      assert.deepEqual(r.interventions, {
+        temperature: 1,
+        window: -1,
+        noPositions: false,
+        ablate: [{ block: 'decoder', layer: 0, head: 1, mean: false }],
+      });
+      assert.deepEqual((await t.translate(TEXT)).interventions.ablate, []);
+    });
+
+    test('bad specifications are BAD_INPUT naming the field', async () => {
+      const bad = (interventions) => t.translate(TEXT, { interventions });
+      await rejectsWith(
+        bad({ ablate: [{ block: 'encoder', layer: 9, head: 0 }] }),
+        /ablate\[0\]\.layer/,
+      );
+      await rejectsWith(
+        bad({ ablate: [{ block: 'cross', layer: 0, head: 99 }] }),
+        /ablate\[0\]\.head/,
+      );
+      await rejectsWith(bad({ ablate: [{ block: 'x', layer: 0, head: 0 }] }), /ablate\[0\]\.block/);
+      await rejectsWith(bad({ temperature: 0 }), /interventions\.temperature/);
+      await rejectsWith(bad({ window: 1.5 }), /interventions\.window/);
+      await rejectsWith(bad({ noPositions: 'yes' }), /interventions\.noPositions/);
+      await rejectsWith(bad({ ablate: {} }), /interventions\.ablate/);
+      await rejectsWith(bad({ foo: 1 }), /interventions\.foo/);
+      await rejectsWith(bad(5), /options\.interventions/);
+    });
+  });
+}
