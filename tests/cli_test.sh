@@ -83,4 +83,6 @@ check "--ablate of a layer the model lacks: one error naming the field, exit 2" 
 check "--temperature must be positive (exit 2)" 'grep -q "interventions.temperature" "$tmp/err" && [ $rc = 2 ]'
 "$heed" translate -m "$model" --no-positions --attention "$tmp/s.json" "A simple text editor" >/dev/null; rc=$?
 check "--attention records the surgery" '[ $rc = 0 ] && grep -q "\"noPositions\":true" "$tmp/s.json"'
+"$heed" translate -m "$model" --sparse 99 hello >/dev/null 2>"$tmp/err"; rc=$?
+check "--sparse with too many random blocks: exit 2 naming the field" 'grep -q "interventions.sparse.randomBlocks" "$tmp/err" && [ $rc = 2 ]'
 exit $fail

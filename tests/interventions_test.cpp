@@ -168,6 +168,69 @@ TEST_P(Interventions_, AblationChangesTheOutputNotTheWeightsBeforeIt) {
     }
 }
 
+// The sparse pattern without random blocks is exactly its definition: the window, the global
+// keys (first and last), and global queries (first and last position) that see every key.
+TEST(SparsePattern, MaskIsTheDefinition) {
+    Interventions iv;
+    iv.window = 1;
+    iv.sparse.enabled = true;
+    const int L = 9;
+    const std::vector<std::uint8_t> m = heed::key_mask(iv, 0, L, L);
+    for (int i = 0; i < L; ++i)
+        for (int j = 0; j < L; ++j) {
+            const bool seen = std::abs(i - j) <= 1 || j == 0 || j == L - 1 || i == 0 || i == L - 1;
+            EXPECT_EQ(m[std::size_t(i) * L + j], seen ? 0 : 1) << i << "," << j;
+        }
+}
+
+// Random blocks are reproducible from the seed, differ between seeds, and a one-query mask (a
+// decoder step) is the same row as the whole matrix's.
+TEST(SparsePattern, RandomBlocksAreSeededAndRowConsistent) {
+    Interventions iv;
+    iv.window = 0;
+    iv.sparse = {true, 2, 3, 7};
+    const int L = 40;
+    const std::vector<std::uint8_t> a = heed::key_mask(iv, 0, L, L);
+    EXPECT_EQ(a, heed::key_mask(iv, 0, L, L));
+    for (int t = 0; t < L; ++t) {
+        const std::vector<std::uint8_t> row = heed::key_mask(iv, t, 1, L);
+        EXPECT_TRUE(std::equal(row.begin(), row.end(), a.begin() + std::size_t(t) * L)) << t;
+    }
+    std::size_t extra = 0;  // keys seen beyond the window and the global tokens
+    for (int i = 1; i < L - 1; ++i)
+        for (int j = 1; j < L - 1; ++j) extra += i != j && !a[std::size_t(i) * L + j];
+    EXPECT_GT(extra, std::size_t(L));  // each query block sees up to 2 more blocks of 3 keys
+    iv.sparse.seed = 8;
+    EXPECT_NE(a, heed::key_mask(iv, 0, L, L));
+}
+
+// The encoder runs the pattern as the attention op runs the same blocked matrix.
+TEST_P(Interventions_, SparsePatternIsTheAttentionOpsBlockedMask) {
+    auto p = parts(GetParam());
+    const heed::Model& m = p->model;
+    const int S = int(kSource.size()), D = m.config().d_model, H = m.config().heads;
+    const int Dh = D / H;
+    Interventions iv;
+    iv.window = 0;
+    iv.sparse = {true, 1, 2, 3};
+    heed::EncoderTrace trace;
+    m.encode(kSource, &trace, &iv);
+    const std::vector<std::uint8_t> mask = heed::key_mask(iv, 0, S, S);
+    xt::xtensor<std::uint8_t, 2> blocked =
+        xt::zeros<std::uint8_t>({std::size_t(S), std::size_t(S)});
+    std::copy(mask.begin(), mask.end(), blocked.begin());
+    const Mat qkv = m.weights().encoder[0].self_attn.qkv(trace.block_inputs[0]);  // [S, 3D]
+    for (int h = 0; h < H; ++h) {
+        auto cols = [&](int begin) { return heed::to_mat(heed::columns(qkv, begin, Dh)); };
+        const heed::AttentionResult want =
+            heed::attention(cols(h * Dh), cols(D + h * Dh), cols(2 * D + h * Dh),
+                            heed::ScoreFunction::ScaledDot, heed::AttentionMask::blocked(blocked));
+        EXPECT_TRUE(heed::test::allclose(trace.self_attn.data() + std::size_t(h) * S * S,
+                                         want.weights.data(), std::size_t(S) * S, 1e-4, 1e-6))
+            << "head " << h;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(TinyModels, Interventions_, ::testing::Values("tiny", "tiny-post"));
 
 }  // namespace

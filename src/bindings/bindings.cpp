@@ -336,7 +336,13 @@ EMSCRIPTEN_BINDINGS(heed) {
         .field("temperature", &heed::Interventions::temperature)
         .field("window", &heed::Interventions::window)
         .field("noPositions", &heed::Interventions::no_positions)
-        .field("ablate", &ablations_to_js, &ablations_from_js);
+        .field("ablate", &ablations_to_js, &ablations_from_js)
+        .field("sparse", &heed::Interventions::sparse);
+    emscripten::value_object<heed::SparsePattern>("SparsePattern")
+        .field("enabled", &heed::SparsePattern::enabled)
+        .field("randomBlocks", &heed::SparsePattern::random_blocks)
+        .field("block", &heed::SparsePattern::block)
+        .field("seed", &heed::SparsePattern::seed);
     emscripten::value_object<heed::HeadAblation>("HeadAblation")
         .field("block", &heed::HeadAblation::block)
         .field("layer", &heed::HeadAblation::layer)

@@ -25,12 +25,14 @@ const char* kUsage =
     "usage:\n"
     "  heed translate -m MODEL [--to LANG] [--beam N] [--max-length N] [--length-penalty X]\n"
     "                 [--attention OUT.json] [--ids] [--temperature X] [--window N]\n"
-    "                 [--no-positions] [--ablate enc|dec|cross:LAYER:HEAD[:mean] ...] [TEXT ...]\n"
+    "                 [--no-positions] [--ablate enc|dec|cross:LAYER:HEAD[:mean] ...]\n"
+    "                 [--sparse RANDOM_BLOCKS [--seed N]] [TEXT ...]\n"
     "      translates each TEXT, or each line of stdin as it arrives when no TEXT is given,\n"
     "      into LANG (default: the model's first direction); --attention writes a JSON array,\n"
     "      one element per translation, as it goes. Attention surgery: --temperature multiplies\n"
     "      every softmax's scale, --window N keeps encoder self- and cross-attention local,\n"
-    "      --no-positions drops the positional encodings, --ablate switches a head off\n"
+    "      --no-positions drops the positional encodings, --ablate switches a head off,\n"
+    "      --sparse adds global tokens and seeded random key blocks to the window\n"
     "  heed info -m MODEL      prints the directions, the config and the parameter count\n"
     "  heed bench -m MODEL     prints sentences/s and words/s on a built-in set\n";
 
@@ -102,6 +104,12 @@ Args parse_args(int argc, char** argv) {
             a.options.interventions.temperature = parse_float(s, value());
         else if (s == "--window") a.options.interventions.window = parse_int(s, value());
         else if (s == "--no-positions") a.options.interventions.no_positions = true;
+        else if (s == "--sparse") {
+            heed::SparsePattern& sp = a.options.interventions.sparse;
+            sp.enabled = true;
+            sp.random_blocks = parse_int(s, value());
+        } else if (s == "--seed")
+            a.options.interventions.sparse.seed = std::uint32_t(parse_int(s, value()));
         else if (s == "--ablate")
             a.options.interventions.ablations.push_back(parse_ablation(value()));
         else if (s == "--max-length") a.options.max_length = parse_int(s, value());
@@ -129,7 +137,12 @@ json interventions_json(const heed::Interventions& iv) {
     return {{"temperature", iv.temperature},
             {"window", iv.window},
             {"noPositions", iv.no_positions},
-            {"ablate", ablate}};
+            {"ablate", ablate},
+            {"sparse",
+             {{"enabled", iv.sparse.enabled},
+              {"randomBlocks", iv.sparse.random_blocks},
+              {"block", iv.sparse.block},
+              {"seed", iv.sparse.seed}}}};
 }
 
 json translation_json(const std::string& source, const heed::Translation& t) {

@@ -3,6 +3,7 @@
 // Not the search or the API (translator/ maps options onto this).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "model/explanation.h"
@@ -19,6 +20,17 @@ struct HeadAblation {
     bool mean = false;
 };
 
+/// Longformer/BigBird-style sparse attention (Beltagy et al. 2020 §3.1; Zaheer et al. 2020 §2):
+/// the local window, plus global tokens (the first and the last key — `</s>` — are seen by every
+/// query, and the first and last query positions see every key), plus `random_blocks` random key
+/// blocks of `block` positions for each block of query positions, drawn from `seed`.
+struct SparsePattern {
+    bool enabled = false;
+    int random_blocks = 0;
+    int block = 4;
+    std::uint32_t seed = 1;
+};
+
 struct Interventions {
     /// Multiplies every softmax's scale 1/√Dh (Vaswani et al. 2017 §3.2.1): > 1 sharpens the
     /// weights, < 1 flattens them. Must be finite and > 0.
@@ -30,10 +42,20 @@ struct Interventions {
     /// Drops the sinusoidal positions (§3.5): the encoder becomes permutation-equivariant.
     bool no_positions = false;
     std::vector<HeadAblation> ablations;
+    /// With a window (0 when `window` is -1), global tokens and random blocks; encoder self- and
+    /// cross-attention only, as the window.
+    SparsePattern sparse;
 
     bool empty() const {
-        return temperature == 1.0f && window < 0 && !no_positions && ablations.empty();
+        return temperature == 1.0f && window < 0 && !no_positions && ablations.empty() &&
+               !sparse.enabled;
     }
+    /// True when encoder self- and cross-attention get a mask (window or sparse pattern).
+    bool masks_keys() const { return window >= 0 || sparse.enabled; }
 };
+
+/// The [Lq, Lk] mask (1 = blocked) of the window and sparse pattern for queries at positions
+/// first .. first + Lq - 1 over keys 0 .. Lk - 1. Empty when !iv.masks_keys().
+std::vector<std::uint8_t> key_mask(const Interventions& iv, int first, int Lq, int Lk);
 
 }  // namespace heed

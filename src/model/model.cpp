@@ -83,14 +83,6 @@ void ablate(const Interventions& iv, AttentionBlock block, int layer, int H, con
     }
 }
 
-/// [Lq, Lk] local-window mask, 1 = blocked: query i (at position first + i) may see keys
-/// j with |first + i - j| <= window.
-std::vector<std::uint8_t> window_mask(int window, int first, int Lq, int Lk) {
-    std::vector<std::uint8_t> m(std::size_t(Lq) * Lk);
-    for (int i = 0; i < Lq; ++i)
-        for (int j = 0; j < Lk; ++j) m[std::size_t(i) * Lk + j] = std::abs(first + i - j) > window;
-    return m;
-}
 
 }  // namespace
 
@@ -162,8 +154,7 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace,
     self.k = columns(qkv, D, D);      // [S, H*Dh]
     self.v = columns(qkv, 2 * D, D);  // [S, H*Dh]
     self.scale = head_scale(c, iv);
-    const std::vector<std::uint8_t> local =
-        iv.window >= 0 ? window_mask(iv.window, 0, S, S) : std::vector<std::uint8_t>();
+    const std::vector<std::uint8_t> local = key_mask(iv, 0, S, S);  // [S, S] or empty
     if (!local.empty()) self.mask.blocked = local.data();  // [S, S]
     if (trace) {
         trace->self_attn.assign(std::size_t(c.encoder_layers) * H * S * S, 0.0f);
@@ -267,9 +258,7 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
                 cross.v = {kv + D, m.length, D, 2 * D};  // [S, H*Dh]
                 cross.scale = scale;
                 // why: a cold path (surgery only), so this row's mask is built per step
-                const std::vector<std::uint8_t> local =
-                    iv.window >= 0 ? window_mask(iv.window, t, 1, m.length)
-                                   : std::vector<std::uint8_t>();
+                const std::vector<std::uint8_t> local = key_mask(iv, t, 1, m.length);
                 if (!local.empty()) cross.mask.blocked = local.data();  // [1, S]
                 attend_heads(
                     cross, H, s.probs_.data(), {row(s.attn_, r), 1, D, D},  // [1, D]

@@ -48,6 +48,12 @@ void check_options(const TranslateOptions& o) {
     if (iv.window < -1 || iv.window > 4096)
         throw Error("interventions.window must be -1 (none) or 0..4096, got " +
                     std::to_string(iv.window));
+    if (iv.sparse.random_blocks < 0 || iv.sparse.random_blocks > 64)
+        throw Error("interventions.sparse.randomBlocks must be 0..64, got " +
+                    std::to_string(iv.sparse.random_blocks));
+    if (iv.sparse.block < 1 || iv.sparse.block > 256)
+        throw Error("interventions.sparse.block must be 1..256, got " +
+                    std::to_string(iv.sparse.block));
 }
 
 std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t size) {

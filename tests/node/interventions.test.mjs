@@ -78,6 +78,7 @@ for (const [where, open] of [
         window: -1,
         noPositions: false,
         ablate: [{ block: 'decoder', layer: 0, head: 1, mean: false }],
+        sparse: { enabled: false, randomBlocks: 0, block: 4, seed: 1 },
       });
       assert.deepEqual((await t.translate(TEXT)).interventions.ablate, []);
     });
@@ -99,6 +100,13 @@ for (const [where, open] of [
       await rejectsWith(bad({ ablate: {} }), /interventions\.ablate/);
       await rejectsWith(bad({ foo: 1 }), /interventions\.foo/);
       await rejectsWith(bad(5), /options\.interventions/);
+      await rejectsWith(
+        bad({ sparse: { enabled: true, randomBlocks: 99 } }),
+        /sparse\.randomBlocks/,
+      );
+      await rejectsWith(bad({ sparse: { block: 0 } }), /sparse\.block/);
+      await rejectsWith(bad({ sparse: { seed: -1 } }), /sparse\.seed/);
+      await rejectsWith(bad({ sparse: { dense: true } }), /sparse\.dense/);
     });
   });
 }

@@ -116,6 +116,11 @@ export interface Interventions {
   noPositions?: boolean;
   /** heads switched off: output zeroed, or (mean: true) replaced by the mean of the other heads'
    *  outputs; their attention weights are still recorded. Layers and heads must exist. */
+  /** Longformer/BigBird-style sparse attention on top of the window (0 when none is set): the
+   *  first and last keys are global, the first and last query positions see every key, and each
+   *  block of `block` query positions (1..256, default 4) sees `randomBlocks` (0..64) random key
+   *  blocks drawn from `seed`; encoder self- and cross-attention only */
+  sparse?: { enabled?: boolean; randomBlocks?: number; block?: number; seed?: number };
   ablate?: {
     block: 'encoder' | 'decoder' | 'cross';
     layer: number;

@@ -279,7 +279,8 @@ function engineOptions(options, { defaults, limits, blocks }) {
   return o;
 }
 
-const INTERVENTIONS = ['temperature', 'window', 'noPositions', 'ablate'];
+const INTERVENTIONS = ['temperature', 'window', 'noPositions', 'ablate', 'sparse'];
+const SPARSE = ['enabled', 'randomBlocks', 'block', 'seed'];
 
 /**
  * options.interventions (attention surgery) completed with the engine's defaults, in the
@@ -291,6 +292,18 @@ function checkInterventions(given, defaults) {
     if (!INTERVENTIONS.includes(key))
       throw badInput(`unknown option 'interventions.${key}' (known: ${INTERVENTIONS.join(', ')})`);
   const iv = { ...defaults, ...given, ablate: given.ablate ?? [] };
+  checkObject(iv.sparse, 'options.interventions.sparse');
+  for (const key of Object.keys(iv.sparse))
+    if (!SPARSE.includes(key))
+      throw badInput(`unknown option 'interventions.sparse.${key}' (known: ${SPARSE.join(', ')})`);
+  iv.sparse = { ...defaults.sparse, ...iv.sparse };
+  if (typeof iv.sparse.enabled !== 'boolean')
+    throw badInput(
+      `options.interventions.sparse.enabled must be a boolean, got ${describe(iv.sparse.enabled)}`,
+    );
+  checkInt(iv.sparse.randomBlocks, 'interventions.sparse.randomBlocks', 0, 64);
+  checkInt(iv.sparse.block, 'interventions.sparse.block', 1, 256);
+  checkInt(iv.sparse.seed, 'interventions.sparse.seed', 0, 2 ** 32 - 1);
   const t = iv.temperature;
   if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0 || t > 100)
     throw badInput(

@@ -1,0 +1,49 @@
+// The masks of attention surgery: local window, global tokens, seeded random blocks.
+#include "model/interventions.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace heed {
+namespace {
+
+/// A well-mixed 64-bit hash (splitmix64's finaliser): the random blocks of a query block depend
+/// only on (seed, query block, draw), so a one-query decoder step sees the same pattern as the
+/// whole matrix would.
+std::uint64_t mix(std::uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> key_mask(const Interventions& iv, int first, int Lq, int Lk) {
+    if (!iv.masks_keys()) return {};
+    const SparsePattern& sp = iv.sparse;
+    const int window = iv.window >= 0 ? iv.window : 0;
+    std::vector<std::uint8_t> m(std::size_t(Lq) * Lk, 1);
+    const int block = sp.block > 0 ? sp.block : 1;
+    const int key_blocks = (Lk + block - 1) / block;
+    for (int i = 0; i < Lq; ++i) {
+        const int pos = first + i;
+        std::uint8_t* row = m.data() + std::size_t(i) * Lk;
+        for (int j = 0; j < Lk; ++j) row[j] = std::abs(pos - j) > window;
+        if (!sp.enabled) continue;
+        if (pos == 0 || pos == Lk - 1) {  // global query
+            for (int j = 0; j < Lk; ++j) row[j] = 0;
+            continue;
+        }
+        row[0] = row[Lk - 1] = 0;  // global keys
+        for (int r = 0; r < sp.random_blocks && key_blocks > 0; ++r) {
+            const std::uint64_t h =
+                mix(mix(sp.seed) ^ mix(std::uint64_t(pos / block) * 1000003u + r));
+            const int kb = int(h % std::uint64_t(key_blocks));
+            for (int j = kb * block; j < std::min(Lk, (kb + 1) * block); ++j) row[j] = 0;
+        }
+    }
+    return m;
+}
+
+}  // namespace heed
