@@ -4,12 +4,14 @@
 // equivariance, head ablation against what it may and may not change.
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <numeric>
 
 #include "model/model.h"
 #include "ops/attention.h"
 #include "test_util.h"
 #include "translator/loaded_model.h"
+#include "translator/translator.h"
 
 namespace {
 
@@ -228,6 +230,42 @@ TEST_P(Interventions_, SparsePatternIsTheAttentionOpsBlockedMask) {
         EXPECT_TRUE(heed::test::allclose(trace.self_attn.data() + std::size_t(h) * S * S,
                                          want.weights.data(), std::size_t(S) * S, 1e-4, 1e-6))
             << "head " << h;
+    }
+}
+
+// Against PyTorch, surgery done its own way (models/make_surgery_goldens.py: zeroed position
+// table, scaled query projection, nn.Transformer's src_mask / memory_mask, zeroed out-projection
+// columns): the engine's greedy ids are the same.
+TEST_P(Interventions_, GreedyIdsMatchPyTorchSurgery) {
+    const nlohmann::json g =
+        nlohmann::json::parse(heed::test::read_text(HEED_TEST_DATA "/surgery_goldens.json"));
+    auto tr = heed::Translator::load_file(HEED_MODELS_DIR "/tiny/" + GetParam() + ".heed");
+    auto with = [](auto&& set) {
+        heed::TranslateOptions o;
+        set(o.interventions);
+        return o;
+    };
+    const std::vector<std::pair<std::string, heed::TranslateOptions>> variants = {
+        {"none", heed::TranslateOptions{}},
+        {"no_positions", with([](Interventions& iv) { iv.no_positions = true; })},
+        {"temperature_2", with([](Interventions& iv) { iv.temperature = 2.0f; })},
+        {"window_1", with([](Interventions& iv) { iv.window = 1; })},
+        {"ablate_enc_0_1", with([](Interventions& iv) {
+             iv.ablations = {{AttentionBlock::EncoderSelf, 0, 1}};
+         })},
+        {"ablate_cross_0_0", with([](Interventions& iv) {
+             iv.ablations = {{AttentionBlock::Cross, 0, 0}};
+         })},
+        {"ablate_dec_0_1", with([](Interventions& iv) {
+             iv.ablations = {{AttentionBlock::DecoderSelf, 0, 1}};
+         })},
+    };
+    for (const nlohmann::json& c : g["models"][GetParam()]) {
+        for (auto [name, o] : variants) {
+            o.max_length = g["max_length"];
+            const auto t = tr->translate({c["text"].get<std::string>()}, o).at(0);
+            EXPECT_EQ(t.target_ids, c[name].get<std::vector<int>>()) << c["text"] << " " << name;
+        }
     }
 }
 

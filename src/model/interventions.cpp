@@ -19,7 +19,7 @@ std::uint64_t mix(std::uint64_t x) {
 
 }  // namespace
 
-std::vector<std::uint8_t> key_mask(const Interventions& iv, int first, int Lq, int Lk) {
+std::vector<std::uint8_t> key_mask(const Interventions& iv, int first, int Lq, int Lk, bool cross) {
     if (!iv.masks_keys()) return {};
     const SparsePattern& sp = iv.sparse;
     const int window = iv.window >= 0 ? iv.window : 0;
@@ -28,10 +28,12 @@ std::vector<std::uint8_t> key_mask(const Interventions& iv, int first, int Lq, i
     const int key_blocks = (Lk + block - 1) / block;
     for (int i = 0; i < Lq; ++i) {
         const int pos = first + i;
+        // why: past the source's end a cross-attention window stays on the last source keys
+        const int centre = cross ? std::min(pos, Lk - 1) : pos;
         std::uint8_t* row = m.data() + std::size_t(i) * Lk;
-        for (int j = 0; j < Lk; ++j) row[j] = std::abs(pos - j) > window;
+        for (int j = 0; j < Lk; ++j) row[j] = std::abs(centre - j) > window;
         if (!sp.enabled) continue;
-        if (pos == 0 || pos == Lk - 1) {  // global query
+        if (!cross && (pos == 0 || pos == Lk - 1)) {  // global query
             for (int j = 0; j < Lk; ++j) row[j] = 0;
             continue;
         }

@@ -36,7 +36,8 @@ struct Interventions {
     /// weights, < 1 flattens them. Must be finite and > 0.
     float temperature = 1.0f;
     /// Local attention of radius `window` (keys with |i - j| > window blocked) in encoder
-    /// self-attention and in cross-attention (query position = decoding step); -1: none.
+    /// self-attention and in cross-attention (query position = decoding step, at most the last
+    /// source position); -1: none.
     /// Decoder self-attention stays causal.
     int window = -1;
     /// Drops the sinusoidal positions (§3.5): the encoder becomes permutation-equivariant.
@@ -55,7 +56,10 @@ struct Interventions {
 };
 
 /// The [Lq, Lk] mask (1 = blocked) of the window and sparse pattern for queries at positions
-/// first .. first + Lq - 1 over keys 0 .. Lk - 1. Empty when !iv.masks_keys().
-std::vector<std::uint8_t> key_mask(const Interventions& iv, int first, int Lq, int Lk);
+/// first .. first + Lq - 1 over keys 0 .. Lk - 1. `cross`: the queries are decoding steps, whose
+/// window centre stops at the last source key, and none of them is a global query. Empty when
+/// !iv.masks_keys().
+std::vector<std::uint8_t> key_mask(const Interventions& iv, int first, int Lq, int Lk,
+                                   bool cross = false);
 
 }  // namespace heed

@@ -258,7 +258,7 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
                 cross.v = {kv + D, m.length, D, 2 * D};  // [S, H*Dh]
                 cross.scale = scale;
                 // why: a cold path (surgery only), so this row's mask is built per step
-                const std::vector<std::uint8_t> local = key_mask(iv, t, 1, m.length);
+                const std::vector<std::uint8_t> local = key_mask(iv, t, 1, m.length, true);
                 if (!local.empty()) cross.mask.blocked = local.data();  // [1, S]
                 attend_heads(
                     cross, H, s.probs_.data(), {row(s.attn_, r), 1, D, D},  // [1, D]

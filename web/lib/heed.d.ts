@@ -110,7 +110,8 @@ export interface Interventions {
   /** multiplies every softmax's scale 1/√d_k; > 1 sharpens, < 1 flattens; in (0, 100], default 1 */
   temperature?: number;
   /** local attention of this radius in encoder self- and cross-attention (query position = the
-   *  decoding step); decoder self-attention stays causal; -1..4096, default -1 (none) */
+   *  decoding step, at most the last source position); decoder self-attention stays causal;
+   *  -1..4096, default -1 (none) */
   window?: number;
   /** drop the sinusoidal positions: the encoder becomes permutation-equivariant (default false) */
   noPositions?: boolean;
