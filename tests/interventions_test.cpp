@@ -27,6 +27,26 @@ std::unique_ptr<heed::LoadedModel> parts(const std::string& name) {
 
 class Interventions_ : public ::testing::TestWithParam<std::string> {};
 
+/// Runs the encoder with `iv` and checks that every head's layer-0 weights are the attention
+/// op's (ScaledDot) on the same q, k, v under `mask`.
+void expect_layer0_is_the_op(const heed::Model& m, const Interventions& iv,
+                             const heed::AttentionMask& mask) {
+    const int S = int(kSource.size()), D = m.config().d_model, H = m.config().heads;
+    const int Dh = D / H;
+    heed::EncoderTrace trace;
+    m.encode(kSource, &trace, &iv);
+    const Mat qkv = m.weights().encoder[0].self_attn.qkv(trace.block_inputs[0]);  // [S, 3D]
+    for (int h = 0; h < H; ++h) {
+        auto cols = [&](int begin) { return heed::to_mat(heed::columns(qkv, begin, Dh)); };
+        const heed::AttentionResult want =
+            heed::attention(cols(h * Dh), cols(D + h * Dh), cols(2 * D + h * Dh),
+                            heed::ScoreFunction::ScaledDot, mask);
+        EXPECT_TRUE(heed::test::allclose(trace.self_attn.data() + std::size_t(h) * S * S,
+                                         want.weights.data(), std::size_t(S) * S, 1e-4, 1e-6))
+            << "head " << h;
+    }
+}
+
 TEST_P(Interventions_, NoneChangesNothing) {
     auto p = parts(GetParam());
     const Interventions none;
@@ -39,24 +59,11 @@ TEST_P(Interventions_, NoneChangesNothing) {
 // AttentionMask::local(w).
 TEST_P(Interventions_, WindowIsTheLocalMaskOfTheAttentionOp) {
     auto p = parts(GetParam());
-    const heed::Model& m = p->model;
-    const int S = int(kSource.size()), D = m.config().d_model, H = m.config().heads;
-    const int Dh = D / H;
     for (int w : {0, 1, 2}) {
+        SCOPED_TRACE("window " + std::to_string(w));
         Interventions iv;
         iv.window = w;
-        heed::EncoderTrace trace;
-        m.encode(kSource, &trace, &iv);
-        const Mat qkv = m.weights().encoder[0].self_attn.qkv(trace.block_inputs[0]);  // [S, 3D]
-        for (int h = 0; h < H; ++h) {
-            auto cols = [&](int begin) { return heed::to_mat(heed::columns(qkv, begin, Dh)); };
-            const heed::AttentionResult want =
-                heed::attention(cols(h * Dh), cols(D + h * Dh), cols(2 * D + h * Dh),
-                                heed::ScoreFunction::ScaledDot, heed::AttentionMask::local(w));
-            EXPECT_TRUE(heed::test::allclose(trace.self_attn.data() + std::size_t(h) * S * S,
-                                             want.weights.data(), std::size_t(S) * S, 1e-4, 1e-6))
-                << "window " << w << " head " << h;
-        }
+        expect_layer0_is_the_op(p->model, iv, heed::AttentionMask::local(w));
     }
 }
 
@@ -209,28 +216,14 @@ TEST(SparsePattern, RandomBlocksAreSeededAndRowConsistent) {
 // The encoder runs the pattern as the attention op runs the same blocked matrix.
 TEST_P(Interventions_, SparsePatternIsTheAttentionOpsBlockedMask) {
     auto p = parts(GetParam());
-    const heed::Model& m = p->model;
-    const int S = int(kSource.size()), D = m.config().d_model, H = m.config().heads;
-    const int Dh = D / H;
+    const std::size_t S = kSource.size();
     Interventions iv;
     iv.window = 0;
     iv.sparse = {true, 1, 2, 3};
-    heed::EncoderTrace trace;
-    m.encode(kSource, &trace, &iv);
-    const std::vector<std::uint8_t> mask = heed::key_mask(iv, 0, S, S);
-    xt::xtensor<std::uint8_t, 2> blocked =
-        xt::zeros<std::uint8_t>({std::size_t(S), std::size_t(S)});
+    const std::vector<std::uint8_t> mask = heed::key_mask(iv, 0, int(S), int(S));
+    xt::xtensor<std::uint8_t, 2> blocked = xt::zeros<std::uint8_t>({S, S});
     std::copy(mask.begin(), mask.end(), blocked.begin());
-    const Mat qkv = m.weights().encoder[0].self_attn.qkv(trace.block_inputs[0]);  // [S, 3D]
-    for (int h = 0; h < H; ++h) {
-        auto cols = [&](int begin) { return heed::to_mat(heed::columns(qkv, begin, Dh)); };
-        const heed::AttentionResult want =
-            heed::attention(cols(h * Dh), cols(D + h * Dh), cols(2 * D + h * Dh),
-                            heed::ScoreFunction::ScaledDot, heed::AttentionMask::blocked(blocked));
-        EXPECT_TRUE(heed::test::allclose(trace.self_attn.data() + std::size_t(h) * S * S,
-                                         want.weights.data(), std::size_t(S) * S, 1e-4, 1e-6))
-            << "head " << h;
-    }
+    expect_layer0_is_the_op(p->model, iv, heed::AttentionMask::blocked(blocked));
 }
 
 // Against PyTorch, surgery done its own way (models/make_surgery_goldens.py: zeroed position

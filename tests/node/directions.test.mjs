@@ -5,20 +5,12 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { HeedError, loadTranslator } from 'heed';
+import { loadTranslator } from 'heed';
 import { spawnTranslator } from 'heed/worker';
-import { DATA, ROOT, assertClose, readJson } from './helpers.mjs';
+import { DATA, ROOT, assertClose, readJson, rejectsWith } from './helpers.mjs';
 
 const MULTI = path.join(ROOT, 'models', 'tiny', 'tiny-multi.heed');
 const GOLDENS = readJson(path.join(DATA, 'multi_goldens.json'));
-
-const rejectsWith = (promise, code, pattern) =>
-  assert.rejects(promise, (e) => {
-    assert.ok(e instanceof HeedError, `not a HeedError: ${e}`);
-    assert.equal(e.code, code, e.message);
-    assert.match(e.message, pattern);
-    return true;
-  });
 
 for (const [where, open] of [
   ['calling thread', (model) => loadTranslator({ model })],

@@ -1,8 +1,11 @@
 // Shared fixtures of the npm package tests: repository paths, the tiny test model, tolerances.
 // Not a test file itself (node --test runs *.test.mjs only).
+import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { HeedError } from 'heed';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TINY = path.join(ROOT, 'models', 'tiny', 'tiny.heed');
@@ -64,3 +67,12 @@ export function rowSums(tensor) {
 }
 
 export const product = (shape) => shape.reduce((a, b) => a * b, 1);
+
+/** Asserts that `promise` rejects with a HeedError of `code` whose message matches `pattern`. */
+export const rejectsWith = (promise, code, pattern = /./) =>
+  assert.rejects(promise, (e) => {
+    assert.ok(e instanceof HeedError, `not a HeedError: ${e}`);
+    assert.equal(e.code, code, e.message);
+    assert.match(e.message, pattern);
+    return true;
+  });

@@ -5,9 +5,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 
-import { HeedError, loadTranslator } from 'heed';
+import { loadTranslator } from 'heed';
 import { spawnTranslator } from 'heed/worker';
-import { TINY, nativeCli } from './helpers.mjs';
+import { TINY, nativeCli, rejectsWith } from './helpers.mjs';
+
+const refuses = (promise, pattern) => rejectsWith(promise, 'BAD_INPUT', pattern);
 
 const TEXT = 'A simple text editor';
 const CASES = [
@@ -34,14 +36,6 @@ const cliIds = (flags) =>
     .trim()
     .split(' ')
     .map(Number);
-
-const rejectsWith = (promise, pattern) =>
-  assert.rejects(promise, (e) => {
-    assert.ok(e instanceof HeedError, `not a HeedError: ${e}`);
-    assert.equal(e.code, 'BAD_INPUT', e.message);
-    assert.match(e.message, pattern);
-    return true;
-  });
 
 for (const [where, open] of [
   ['calling thread', (model) => loadTranslator({ model })],
@@ -85,28 +79,22 @@ for (const [where, open] of [
 
     test('bad specifications are BAD_INPUT naming the field', async () => {
       const bad = (interventions) => t.translate(TEXT, { interventions });
-      await rejectsWith(
+      await refuses(
         bad({ ablate: [{ block: 'encoder', layer: 9, head: 0 }] }),
         /ablate\[0\]\.layer/,
       );
-      await rejectsWith(
-        bad({ ablate: [{ block: 'cross', layer: 0, head: 99 }] }),
-        /ablate\[0\]\.head/,
-      );
-      await rejectsWith(bad({ ablate: [{ block: 'x', layer: 0, head: 0 }] }), /ablate\[0\]\.block/);
-      await rejectsWith(bad({ temperature: 0 }), /interventions\.temperature/);
-      await rejectsWith(bad({ window: 1.5 }), /interventions\.window/);
-      await rejectsWith(bad({ noPositions: 'yes' }), /interventions\.noPositions/);
-      await rejectsWith(bad({ ablate: {} }), /interventions\.ablate/);
-      await rejectsWith(bad({ foo: 1 }), /interventions\.foo/);
-      await rejectsWith(bad(5), /options\.interventions/);
-      await rejectsWith(
-        bad({ sparse: { enabled: true, randomBlocks: 99 } }),
-        /sparse\.randomBlocks/,
-      );
-      await rejectsWith(bad({ sparse: { block: 0 } }), /sparse\.block/);
-      await rejectsWith(bad({ sparse: { seed: -1 } }), /sparse\.seed/);
-      await rejectsWith(bad({ sparse: { dense: true } }), /sparse\.dense/);
+      await refuses(bad({ ablate: [{ block: 'cross', layer: 0, head: 99 }] }), /ablate\[0\]\.head/);
+      await refuses(bad({ ablate: [{ block: 'x', layer: 0, head: 0 }] }), /ablate\[0\]\.block/);
+      await refuses(bad({ temperature: 0 }), /interventions\.temperature/);
+      await refuses(bad({ window: 1.5 }), /interventions\.window/);
+      await refuses(bad({ noPositions: 'yes' }), /interventions\.noPositions/);
+      await refuses(bad({ ablate: {} }), /interventions\.ablate/);
+      await refuses(bad({ foo: 1 }), /interventions\.foo/);
+      await refuses(bad(5), /options\.interventions/);
+      await refuses(bad({ sparse: { enabled: true, randomBlocks: 99 } }), /sparse\.randomBlocks/);
+      await refuses(bad({ sparse: { block: 0 } }), /sparse\.block/);
+      await refuses(bad({ sparse: { seed: -1 } }), /sparse\.seed/);
+      await refuses(bad({ sparse: { dense: true } }), /sparse\.dense/);
     });
   });
 }

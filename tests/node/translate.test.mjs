@@ -9,8 +9,17 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-import { HeedError, loadTranslator } from 'heed';
-import { DATA, TINY, TINY_POST, assertClose, product, readJson, rowSums } from './helpers.mjs';
+import { loadTranslator } from 'heed';
+import {
+  assertClose,
+  DATA,
+  product,
+  readJson,
+  rejectsWith,
+  rowSums,
+  TINY,
+  TINY_POST,
+} from './helpers.mjs';
 
 const GOLDENS_FILE = path.join(DATA, 'tiny_goldens.json');
 const GOLDENS = existsSync(GOLDENS_FILE) ? readJson(GOLDENS_FILE) : null;
@@ -21,14 +30,6 @@ const TEXTS = [
   'Hello, world! 42 ☃',
 ];
 const SENTENCE = 'This package contains the development files.';
-
-const rejectsWith = (promise, code, pattern = /./) =>
-  assert.rejects(promise, (e) => {
-    assert.ok(e instanceof HeedError, `not a HeedError: ${e}`);
-    assert.equal(e.code, code, e.message);
-    assert.match(e.message, pattern);
-    return true;
-  });
 
 /** Row t of [L][H][T][K] as a flat array of L*H*width values. */
 function rowOf(tensor, t, width) {

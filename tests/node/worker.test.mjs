@@ -6,17 +6,9 @@ import { after, before, describe, test } from 'node:test';
 
 import { HeedError, loadTranslator } from 'heed';
 import { HeedError as WorkerHeedError, spawnTranslator } from 'heed/worker';
-import { TINY } from './helpers.mjs';
+import { rejectsWith, TINY } from './helpers.mjs';
 
 const SENTENCE = 'It reads the configuration file and starts the server in the background.';
-
-const rejectsWith = (promise, code, pattern = /./) =>
-  assert.rejects(promise, (e) => {
-    assert.ok(e instanceof HeedError, `not a HeedError: ${e}`);
-    assert.equal(e.code, code, e.message);
-    assert.match(e.message, pattern);
-    return true;
-  });
 
 describe('spawnTranslator', () => {
   let w, local;
