@@ -282,7 +282,8 @@ std::vector<Translation> Translator::translate_ids(std::vector<std::vector<int>>
                                          options.return_attention));
         }
     }
-    for (Translation& t : out) t.to = loaded_->directions.target(options.to);
+    const std::string to = loaded_->directions.target(options.to);
+    for (Translation& t : out) t.to = to;
     return out;
 }
 
