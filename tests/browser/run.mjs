@@ -82,7 +82,7 @@ export async function run({
     acceptDownloads: true,
     deviceScaleFactor: 1,
   });
-  await context.route('**/*', (route) => {
+  const routeAll = (route) => {
     const url = new URL(route.request().url());
     if (
       !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) &&
@@ -114,7 +114,8 @@ export async function run({
         body: Buffer.alloc(64, 7),
       });
     return route.continue();
-  });
+  };
+  await context.route('**/*', routeAll);
   const watch = (page) => {
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(`${m.text()} @ ${m.location()?.url ?? ''}`);
@@ -590,6 +591,62 @@ export async function run({
         const restored = await p2.evaluate(() => window.heedDemo.state.sentence);
         assert(restored === 2, `the link reopened sentence ${restored}`);
         await p2.close();
+      },
+    );
+
+    await check(
+      'phones (360 and 390 px, touch): no sideways scroll; a tap shows its cell',
+      async () => {
+        const phone = await browser.newContext({
+          viewport: { width: 390, height: 844 },
+          hasTouch: true,
+          isMobile: true,
+          deviceScaleFactor: 1,
+        });
+        await phone.route('**/*', routeAll);
+        const p = await phone.newPage();
+        watch(p);
+        try {
+          await p.goto(
+            `${server.url}demo/#model=${encodeURIComponent(tiny.id)}&text=${encodeURIComponent(TEXT)}`,
+          );
+          await settled(p);
+          for (const width of [390, 360]) {
+            await p.setViewportSize({ width, height: 844 });
+            for (const view of ['timeline', 'attention', 'explain', 'lab', 'positions']) {
+              await p.tap(`#tab-${view}`);
+              await p.waitForTimeout(150);
+              const w = await p.evaluate(() => [
+                document.documentElement.scrollWidth,
+                document.documentElement.clientWidth,
+              ]);
+              assert(w[0] <= w[1], `${view} at ${width} px: the page is ${w[0]} px wide`);
+              if (width === 390) await shot(p, `11-phone-${view}`);
+            }
+          }
+          await p.tap('#tab-timeline');
+          await p.waitForSelector('.view-timeline .matrix-canvas');
+          const canvas = '.view-timeline .matrix-canvas';
+          const box = await p.$eval(canvas, (c) => [c.clientWidth, c.clientHeight]);
+          const at = { x: Math.round(box[0] * 0.75), y: Math.round(box[1] * 0.8) };
+          const stepBefore = await p.evaluate(() => window.heedDemo.state.step);
+          await p.tap(canvas, { position: at });
+          const first = await p.evaluate(() => ({
+            cursor: document.querySelector('.view-timeline .matrix-canvas').dataset.cursor,
+            tip: document.querySelector('.tooltip:not([hidden])')?.textContent ?? '',
+            step: window.heedDemo.state.step,
+          }));
+          assert(first.cursor && first.cursor !== '0,0', `the tap showed cell ${first.cursor}`);
+          assert(/tap again/.test(first.tip), `tip: ${first.tip}`);
+          assert(first.step === stepBefore, 'a first tap moved the timeline');
+          await shot(p, '12-phone-tap');
+          await p.tap(canvas, { position: at });
+          const row = Number(first.cursor.split(',')[0]);
+          const second = await p.evaluate(() => window.heedDemo.state.step);
+          assert(second === row + 1, `a second tap went to step ${second}, not ${row + 1}`);
+        } finally {
+          await phone.close();
+        }
       },
     );
 

@@ -23,7 +23,9 @@ export class MatrixView {
    * @param {number} [o.maxWidth]     cap on the drawing width
    * @param {boolean|'auto'} [o.values] print values in cells when they fit
    * @param {(i:number, j:number)=>void} [o.onCell]  cursor moved (hover, click or keys)
-   * @param {(i:number, j:number)=>void} [o.onActivate]  click or Enter on a cell
+   * @param {(i:number, j:number)=>void} [o.onActivate]  click or Enter on a cell; on touch the
+   *   first tap shows the cell, a second tap on it activates
+   * @param {string} [o.activateHint]  the tip's line saying what a second tap does
    * @param {()=>void} [o.onFocus]    the matrix got focus or a pointer (becomes the export target)
    */
   constructor(o) {
@@ -436,7 +438,7 @@ export class MatrixView {
   }
 
   /** Moves the cursor; tip shows near the cell; announce when moved by keyboard. */
-  moveTo(i, j, { speak = false, tipAt = null } = {}) {
+  moveTo(i, j, { speak = false, tipAt = null, hint = null } = {}) {
     const rows = Math.min(this.m.rows, this.visibleRows);
     if (!rows) return;
     i = Math.max(0, Math.min(rows - 1, i));
@@ -444,6 +446,7 @@ export class MatrixView {
     this.cursor = [i, j];
     this.draw();
     const d = this.describe(i, j);
+    if (hint) d.lines.push(hint);
     if (tipAt) showTip(d.lines, tipAt[0], tipAt[1]);
     else {
       const r = this.canvas.getBoundingClientRect();
@@ -483,16 +486,38 @@ export class MatrixView {
         if (this.m) this.draw();
       }
     });
+    // why: a tap focuses the canvas before its click; remember where, so focus shows the
+    // tapped cell and not the top-left one
+    c.addEventListener('pointerdown', (ev) => {
+      this.pointer = { type: ev.pointerType, cell: this.cellAt(ev) };
+    });
     c.addEventListener('click', (ev) => {
       const cell = this.cellAt(ev);
-      if (cell) this.o.onActivate?.(cell[0], cell[1]);
+      const touch = this.pointer && this.pointer.type !== 'mouse';
+      this.pointer = null;
+      if (!cell) return;
+      if (touch && this.o.onActivate) {
+        // a first tap shows the cell's value; a second tap on the same cell activates it
+        const again = this.tapped?.[0] === cell[0] && this.tapped?.[1] === cell[1];
+        this.tapped = again ? null : cell;
+        if (!again) {
+          this.moveTo(cell[0], cell[1], {
+            speak: true,
+            tipAt: [ev.pageX, ev.pageY],
+            hint: this.o.activateHint ?? 'tap again to open',
+          });
+          return;
+        }
+      }
+      this.o.onActivate?.(cell[0], cell[1]);
     });
     c.addEventListener('focus', () => {
       this.focused = true;
       this.o.onFocus?.();
       if (!this.m) return;
-      const [i, j] = this.cursor ?? [0, 0];
-      this.moveTo(i, j, { speak: true });
+      const tapped = this.pointer?.cell;
+      const [i, j] = tapped ?? this.cursor ?? [0, 0];
+      this.moveTo(i, j, { speak: !tapped });
     });
     c.addEventListener('blur', () => {
       this.focused = false;

@@ -61,6 +61,7 @@ export function createTimelineView(app) {
     maxCell: 30,
     onFocus: () => app.setActive(target(crossMv, 'cross')),
     onActivate: (i) => go(i + 1),
+    activateHint: 'tap again to step the timeline here',
   });
   const selfMv = new MatrixView({
     title: 'Decoder masked self-attention',
@@ -70,6 +71,7 @@ export function createTimelineView(app) {
     maxCell: 30,
     onFocus: () => app.setActive(target(selfMv, 'decoder')),
     onActivate: (i) => go(i + 1),
+    activateHint: 'tap again to step the timeline here',
   });
   const liveNote = el('p.note');
   const pair = el('div.grid2', {}, crossMv.element, selfMv.element);
