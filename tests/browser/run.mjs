@@ -650,6 +650,60 @@ export async function run({
       },
     );
 
+    await check('Stop mid-text keeps what was decoded, and every view agrees', async () => {
+      await page.click('#tab-timeline');
+      // (words, not numerals: "number 1." reads as an ordinal and would not end a sentence)
+      const text = 'one two three four five six seven eight nine ten eleven twelve'
+        .split(' ')
+        .map((n) => `This is sentence ${n}.`)
+        .join(' ');
+      await page.fill('#source-text', text);
+      // why: the tiny model decodes faster than a click; Stop is pressed from the page as the
+      // third piece of the second sentence arrives
+      await page.evaluate(() => {
+        const app = window.heedDemo;
+        const original = app.views.timeline.liveStep;
+        app.views.timeline.liveStep = (ev) => {
+          original(ev);
+          if (app.live?.sentence === 1 && app.live.events.length === 3) {
+            app.views.timeline.liveStep = original;
+            document.getElementById('stop-btn').click();
+          }
+        };
+      });
+      await page.click('#translate-btn');
+      await settled(page, ['stopped', 'translated']);
+      await page.waitForTimeout(200);
+      const got = await page.evaluate(() => ({
+        state: document.documentElement.dataset.heed,
+        sentences: window.heedDemo.doc?.sentences.length,
+        pieces: window.heedDemo.result?.targetTokens.length,
+        cut: document.querySelectorAll('#output .sentence.cut').length,
+        output: document.getElementById('output').textContent.trim(),
+        stats: document.getElementById('stats').textContent,
+        counter: document.querySelector('.view-timeline .tl-controls, .view-timeline')?.textContent,
+        picker: document.querySelectorAll('#sentence-picker button').length,
+        stop: document.getElementById('stop-btn').hidden,
+      }));
+      assert(got.state === 'stopped', `state ${got.state}`);
+      assert(got.sentences === 2 && got.picker === 2, JSON.stringify(got));
+      assert(got.pieces === 3 && got.cut === 1 && got.output.length > 0, JSON.stringify(got));
+      assert(/^Stopped after 3 pieces of sentence 2 of 12/.test(got.stats), got.stats);
+      assert(got.counter.includes('step 3 of 3'), 'the timeline does not show the 3 pieces');
+      assert(
+        !/Decoding live|Translate a sentence/.test(got.counter),
+        'a live or empty note stayed',
+      );
+      assert(got.stop, 'the Stop button is still shown');
+      await shot(page, '13-stopped');
+      await page.click('#tab-attention');
+      const thumb = await stats(page, '.head-grid button[data-block="encoder"] canvas');
+      assert(thumb.colours > 3, 'the encoder thumbnails of the stopped text are empty');
+      await page.fill('#source-text', `${text} More.`);
+      assert(await page.isVisible('#stale-note'), 'an edited text is not marked as untranslated');
+      await page.click('#tab-timeline');
+    });
+
     await check('bad input gets a clear message', async () => {
       await page.fill('#source-text', '   ');
       await page.click('#translate-btn');
@@ -665,6 +719,8 @@ export async function run({
       await settled(page, ['translate-failed', 'translated']);
       const msg = await page.textContent('#message');
       assert(/cannot be translated/.test(msg), `long text: ${msg}`);
+      const timeline = await page.textContent('.view-timeline');
+      assert(!/step \d+ of \d+/.test(timeline), 'the timeline still counts the previous steps');
       await shot(page, '08-bad-input');
     });
 

@@ -13,6 +13,7 @@ const IDS = {
   translateButton: 'translate-btn',
   stopButton: 'stop-btn',
   output: 'output',
+  staleNote: 'stale-note',
   confidenceLegend: 'conf-legend',
   stats: 'stats',
   sentencePicker: 'sentence-picker',

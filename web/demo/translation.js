@@ -75,7 +75,8 @@ export function showOutput(doc, source, selected, onPick) {
     const parts = [];
     doc.sentences.forEach((s, k) => {
       if (k > 0) {
-        const breaks = source.slice(doc.sentences[k - 1].end, s.start).split('\n').length - 1;
+        const gap = s.start === undefined ? ' ' : source.slice(doc.sentences[k - 1].end, s.start);
+        const breaks = gap.split('\n').length - 1;
         parts.push(breaks ? '\n'.repeat(Math.min(breaks, 2)) : ' ');
       }
       const title = `Sentence ${k + 1}${s.truncated ? ': cut at the length limit' : ''}`;

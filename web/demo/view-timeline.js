@@ -144,7 +144,7 @@ export function createTimelineView(app) {
   function start() {
     if (!app.result) return;
     if (cur() >= total()) go(0);
-    play.textContent = '⏸ Pause';
+    play.textContent = '❚❚ Pause';
     play.setAttribute('aria-label', 'Pause');
     const tick = () => {
       if (cur() >= total()) {
@@ -241,6 +241,11 @@ export function createTimelineView(app) {
         : 'Translate a sentence, then replay its decoding here step by step.';
       cands.replaceChildren();
       crossMv.element.hidden = selfMv.element.hidden = true;
+      // why: no counter or slider may still describe the previous text
+      counter.textContent = '';
+      range.max = range.value = '0';
+      for (const b of [first, back, play, fwd, last, range]) b.disabled = true;
+      liveNote.textContent = '';
       return;
     }
     crossMv.element.hidden = selfMv.element.hidden = false;
