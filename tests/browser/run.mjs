@@ -352,7 +352,7 @@ export async function run({
       await p2.close();
     });
 
-    await check('export: PNG, SVG and JSON download and parse', async () => {
+    await check('export: PNG, SVG, JSON and the whole trace download and parse', async () => {
       const grab = async (id) => {
         const [dl] = await Promise.all([page.waitForEvent('download'), page.click(id)]);
         const file = await dl.path();
@@ -388,6 +388,21 @@ export async function run({
       assert(
         data.model === tiny.id && data.block === 'encoder',
         `json meta: ${data.model} ${data.block}`,
+      );
+      assert(!/heed-attention-attention/.test(png.name), `file name repeats: ${png.name}`);
+      const trace = await grab('#export-trace');
+      const whole = JSON.parse(trace.bytes.toString('utf8'));
+      const s0 = whole.sentences[0];
+      const [L, H, T, S] = s0.attention.cross.shape;
+      assert(
+        whole.translation === expected.text &&
+          T === expected.targetTokens.length &&
+          S === expected.sourceTokens.length &&
+          s0.attention.cross.data.length === L * H * T * S &&
+          s0.attention.encoderSelf.data.length ===
+            s0.attention.encoderSelf.shape.reduce((a, b) => a * b) &&
+          s0.steps.length === T,
+        `whole trace: ${trace.name} ${JSON.stringify(s0.attention.cross.shape)}`,
       );
       await writeFile(path.join(SHOTS, 'export.png'), png.bytes);
     });

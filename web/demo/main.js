@@ -19,7 +19,7 @@ import {
   showSentencePicker,
   truncationNote,
 } from './translation.js';
-import { showExportTarget, exportFigure } from './export.js';
+import { showExportTarget, exportFigure, exportTrace } from './export.js';
 import { stoppedResult } from './partial.js';
 import { createTimelineView } from './view-timeline.js';
 import { createAttentionView } from './view-attention.js';
@@ -289,8 +289,10 @@ class App {
   async exportAs(kind) {
     const t = this.exportTarget();
     if (!t) return;
-    const { model, view } = this.state;
-    await exportFigure(t, kind, { model, text: this.resultText, view });
+    const { model, view, sentence } = this.state;
+    const sentences = this.doc?.sentences.length ?? 1;
+    const about = { model, text: this.resultText, view, sentence, sentences };
+    await exportFigure(t, kind, about);
   }
 }
 
@@ -358,6 +360,11 @@ async function main() {
   p.exportPng.addEventListener('click', () => app.exportAs('png'));
   p.exportSvg.addEventListener('click', () => app.exportAs('svg'));
   p.exportJson.addEventListener('click', () => app.exportAs('json'));
+  p.exportTrace.addEventListener('click', () => {
+    if (!app.doc) return;
+    const { model, beam } = app.state;
+    exportTrace(app.doc, { model, text: app.resultText, beam });
+  });
   p.copyLink.addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(location.href);

@@ -26,6 +26,8 @@ export class MatrixView {
    * @param {(i:number, j:number)=>void} [o.onActivate]  click or Enter on a cell; on touch the
    *   first tap shows the cell, a second tap on it activates
    * @param {string} [o.activateHint]  the tip's line saying what a second tap does
+   * @param {boolean} [o.futureCols]  columns are decoder inputs: column j's label shows only
+   *   once row j is revealed
    * @param {()=>void} [o.onFocus]    the matrix got focus or a pointer (becomes the export target)
    */
   constructor(o) {
@@ -346,8 +348,10 @@ export class MatrixView {
     for (let i = 0; i < rows; i++) {
       if (i % labelStep && i !== ci) continue;
       ctx.font = `${i === ci || i === this.highlightRow ? 'bold ' : ''}${fontPx}px ${FONT}`;
-      ctx.globalAlpha = i < this.visibleRows ? 1 : 0.35;
-      ctx.fillText(clip(rowLabels[i]), x0 - 5, y0 + (i + 0.5) * cell);
+      // why: a row not decoded yet must not tell which piece it will write
+      const known = i < this.visibleRows;
+      ctx.globalAlpha = known ? 1 : 0.35;
+      ctx.fillText(known ? clip(rowLabels[i]) : '·', x0 - 5, y0 + (i + 0.5) * cell);
     }
     ctx.globalAlpha = 1;
     ctx.textAlign = 'left';
@@ -357,7 +361,9 @@ export class MatrixView {
       ctx.translate(x0 + (j + 0.5) * cell, y0 - 5);
       ctx.rotate(-LABEL_ANGLE);
       ctx.font = `${j === cj ? 'bold ' : ''}${fontPx}px ${FONT}`;
-      ctx.fillText(clip(colLabels[j]), 0, 0);
+      // decoder inputs (o.futureCols): input j is only known once step j has run
+      const known = !this.o.futureCols || j < this.visibleRows;
+      ctx.fillText(known ? clip(colLabels[j]) : '·', 0, 0);
       ctx.restore();
     }
   }

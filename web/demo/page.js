@@ -23,6 +23,7 @@ const IDS = {
   exportPng: 'export-png',
   exportSvg: 'export-svg',
   exportJson: 'export-json',
+  exportTrace: 'export-trace',
   copyLink: 'copy-link',
 };
 

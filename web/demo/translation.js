@@ -146,5 +146,7 @@ export function showStats(result, { text, ms, beam, firstMs }) {
 export function unknownNote(result) {
   const unk = result.sourceTokens.filter((t) => t === '<unk>').length;
   if (!unk) return null;
-  return `${unk} piece${unk > 1 ? 's' : ''} of the text use characters this model has never seen; ${unk > 1 ? 'they were' : 'it was'} read as <unk>, so the translation may be off.`;
+  return unk > 1
+    ? `${unk} pieces of the text use characters this model has never seen; they were read as <unk>, so the translation may be off.`
+    : 'One piece of the text uses characters this model has never seen; it was read as <unk>, so the translation may be off.';
 }

@@ -68,6 +68,7 @@ export function createTimelineView(app) {
     domain: 'zeroMax',
     rowAxis: 'target step',
     colAxis: 'decoder input',
+    futureCols: true,
     maxCell: 30,
     onFocus: () => app.setActive(target(selfMv, 'decoder')),
     onActivate: (i) => go(i + 1),
