@@ -93,7 +93,8 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
             if (opt.return_attention) {
                 if (int(tree.size()) <= t) tree.emplace_back();
                 h.beam_node = int(tree[t].size());
-                tree[t].push_back(BeamNode{v, {}, t == 0 ? -1 : live_node[r], total, v == c.eos_id});
+                tree[t].push_back(
+                    BeamNode{v, {}, t == 0 ? -1 : live_node[r], total, v == c.eos_id});
             }
             if (v == c.eos_id) {
                 if (int(finished.size()) < K) {
@@ -132,10 +133,9 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
         }
     }
     if (finished.empty()) return Hypothesis{};
-    Hypothesis best = *std::max_element(finished.begin(), finished.end(),
-                                        [](const Hypothesis& a, const Hypothesis& b) {
-                                            return a.score < b.score;
-                                        });
+    Hypothesis best = *std::max_element(
+        finished.begin(), finished.end(),
+        [](const Hypothesis& a, const Hypothesis& b) { return a.score < b.score; });
     best.beam = std::move(tree);
     return best;
 }
