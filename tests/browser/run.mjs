@@ -834,6 +834,26 @@ export async function run({
       await page.click('#tab-timeline');
     });
 
+    await check('a translation cut at the length limit is reported on the page', async () => {
+      await page.fill('#source-text', TEXT);
+      await page.fill('#max-length', '3');
+      await page.dispatchEvent('#max-length', 'change');
+      await settled(page);
+      const got = await page.evaluate(() => ({
+        message: document.getElementById('message').textContent,
+        mark: Boolean(document.querySelector('#output .cut-mark')),
+        pieces: window.heedDemo.result.targetTokens.length,
+        hash: location.hash,
+      }));
+      assert(got.pieces === 3, `${got.pieces} pieces with max pieces 3`);
+      assert(/stopped at the length limit/.test(got.message) && got.mark, JSON.stringify(got));
+      assert(/maxlen=3/.test(got.hash), `URL: ${got.hash}`);
+      await shot(page, '17-truncated');
+      await page.fill('#max-length', '0');
+      await page.dispatchEvent('#max-length', 'change');
+      await settled(page);
+    });
+
     await check('bad input gets a clear message', async () => {
       await page.fill('#source-text', '   ');
       await page.click('#translate-btn');

@@ -169,6 +169,7 @@ class App {
       this.views.timeline.startLive();
       const result = await translator.translate(text, {
         beam,
+        ...(this.state.maxlen > 0 && { maxLength: this.state.maxlen }),
         attention: true,
         topK: 5,
         signal: ctrl.signal,
@@ -274,6 +275,7 @@ class App {
     try {
       const r = await this.translator.translate(this.doc.sentences[this.state.sentence].source, {
         beam: this.state.beam,
+        ...(this.state.maxlen > 0 && { maxLength: Math.max(this.state.maxlen, prefix.length + 1) }),
         attention: true,
         topK: 5,
         split: false,
@@ -414,6 +416,14 @@ async function main() {
     });
   }
   p.modelSelect.addEventListener('change', () => app.translate());
+  p.maxLength.value = String(app.state.maxlen);
+  p.maxLength.addEventListener('change', () => {
+    const n = Number.parseInt(p.maxLength.value, 10);
+    const maxlen = Number.isFinite(n) ? Math.max(0, Math.min(256, n)) : 0;
+    p.maxLength.value = String(maxlen);
+    app.set({ maxlen }, { render: false });
+    app.translate();
+  });
   const tabs = [...document.querySelectorAll('[role="tab"]')];
   tabs.forEach((b, k) => {
     b.addEventListener('click', () => app.set({ view: b.dataset.view }));
@@ -447,13 +457,15 @@ async function main() {
     const retranslate =
       next.text !== app.state.text ||
       next.model !== app.state.model ||
-      next.beam !== app.state.beam;
+      next.beam !== app.state.beam ||
+      next.maxlen !== app.state.maxlen;
     const sentence = next.sentence !== app.state.sentence;
     app.state = next;
     if (!retranslate && sentence && app.doc)
       return app.showSentence(Math.min(next.sentence, app.doc.sentences.length - 1));
     if (retranslate && next.text) {
       p.source.value = next.text;
+      p.maxLength.value = String(next.maxlen);
       if (next.model) p.modelSelect.value = next.model;
       app.translate();
     } else app.renderView();
