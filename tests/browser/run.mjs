@@ -82,6 +82,9 @@ export async function run({
     acceptDownloads: true,
     deviceScaleFactor: 1,
   });
+  // why: the first-visit tour is tested on its own ('the tour'); here it has been seen
+  const tourSeen = () => localStorage.setItem('heed-tour', 'done');
+  await context.addInitScript(tourSeen);
   const routeAll = (route) => {
     const url = new URL(route.request().url());
     if (
@@ -734,6 +737,7 @@ export async function run({
           deviceScaleFactor: 1,
         });
         await phone.route('**/*', routeAll);
+        await phone.addInitScript(tourSeen);
         const p = await phone.newPage();
         watch(p);
         try {
@@ -853,6 +857,50 @@ export async function run({
       await page.dispatchEvent('#max-length', 'change');
       await settled(page);
     });
+
+    await check(
+      'the tour: shown on a first visit, walked by keyboard, remembered, replayable',
+      async () => {
+        const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+        await fresh.route('**/*', routeAll);
+        const p = await fresh.newPage();
+        watch(p);
+        try {
+          await p.goto(
+            `${server.url}demo/#model=${encodeURIComponent(tiny.id)}&text=${encodeURIComponent(TEXT)}`,
+          );
+          await settled(p);
+          await p.waitForSelector('.tour[role="dialog"]');
+          const seen = [];
+          for (let k = 0; k < 12 && (await p.$('.tour')); k++) {
+            const step = await p.evaluate(() => ({
+              text: document.querySelector('.tour-text').textContent,
+              lit: Boolean(document.querySelector('.tour-target')),
+              focus: document.activeElement?.closest('.tour') !== null,
+            }));
+            assert(step.lit && step.focus, `tour step ${k + 1}: ${JSON.stringify(step)}`);
+            seen.push(step.text);
+            if (k === 2) await shot(p, '18-tour');
+            await p.keyboard.press('Enter'); // the focused Next / Finish button
+          }
+          assert(seen.length >= 5 && !(await p.$('.tour')), `tour steps: ${seen.length}`);
+          assert(
+            seen.some((t) => /row/.test(t) && /column/.test(t) && /colour/.test(t)),
+            'no step says what a row, a column and a colour mean',
+          );
+          await p.reload();
+          await settled(p);
+          await p.waitForTimeout(300);
+          assert(!(await p.$('.tour')), 'the tour came back after it was finished');
+          await p.click('#tour-btn');
+          await p.waitForSelector('.tour');
+          await p.keyboard.press('Escape');
+          assert(!(await p.$('.tour')), 'Escape did not skip the tour');
+        } finally {
+          await fresh.close();
+        }
+      },
+    );
 
     await check('bad input gets a clear message', async () => {
       await page.fill('#source-text', '   ');
