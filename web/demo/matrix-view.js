@@ -46,10 +46,25 @@ export class MatrixView {
     });
     this.captionText = el('span.matrix-title', { text: o.title ?? '' });
     this.subtitle = el('span.matrix-sub');
+    // why: a long text shrinks cells until labels drop out; zoom gives every label its row and
+    // lets the matrix scroll inside its own box (the tooltip names any cell either way)
+    this.zoomed = false;
+    this.zoomButton = el('button.zoom', {
+      type: 'button',
+      hidden: true,
+      'aria-pressed': 'false',
+      title: 'Bigger cells with every row and column labelled; the matrix scrolls inside its box',
+      text: 'Zoom: every label',
+      onclick: () => {
+        this.zoomed = !this.zoomed;
+        this.zoomButton.setAttribute('aria-pressed', String(this.zoomed));
+        this.draw();
+      },
+    });
     this.element = el(
       'figure.matrix',
       {},
-      el('figcaption', {}, this.captionText, this.subtitle),
+      el('figcaption', {}, this.captionText, this.subtitle, this.zoomButton),
       el('div.matrix-scroll', {}, this.canvas),
     );
     this.m = null;
@@ -177,6 +192,8 @@ export class MatrixView {
     const overhang = colW * Math.cos(LABEL_ANGLE);
     let cell = Math.floor((avail - rowW - sumsW - overhang - 8) / Math.max(1, cols));
     cell = Math.max(this.o.minCell ?? 5, Math.min(this.o.maxCell, cell));
+    const fitted = cell;
+    if (this.zoomed) cell = Math.max(cell, 16);
     if (cell < 13) {
       fontPx = Math.max(8, Math.min(12, cell));
       rowW = estimate(`${fontPx}px ${FONT}`, rowLabels) + 8;
@@ -208,6 +225,7 @@ export class MatrixView {
       labelStep,
       avail,
       legendW,
+      crowded: fitted < 13,
     };
   }
 
@@ -215,6 +233,7 @@ export class MatrixView {
     if (!this.m) return;
     const L = (this.L = this.layout());
     this.layoutWidth = this.width;
+    this.zoomButton.hidden = !(this.zoomed || L.crowded);
     const dpr = window.devicePixelRatio || 1;
     const c = this.canvas;
     if (c.width !== Math.round(L.width * dpr) || c.height !== Math.round(L.height * dpr)) {
