@@ -777,6 +777,18 @@ export async function run({
             `zoom: ${JSON.stringify(z)} (from ${before})`,
           );
           await shot(p, '11-phone-zoom');
+          // scrolled sideways, the row labels are redrawn at the left edge of the box (the
+          // canvas's pixels change; plain scrolling would leave them as they were)
+          const zoomed = '.view-attention .att-main canvas';
+          const still = await stats(p, zoomed);
+          const scrolled = await p.evaluate(async () => {
+            const box = document.querySelector('.view-attention .att-main .matrix-scroll');
+            box.scrollLeft = 150;
+            await new Promise((r) => setTimeout(r, 100));
+            return box.scrollLeft;
+          });
+          const moved = await stats(p, zoomed);
+          assert(scrolled > 0 && moved.hash !== still.hash, 'row labels did not follow the scroll');
           await p.tap(zoom);
           await p.tap('#tab-timeline');
           await p.waitForSelector('.view-timeline .matrix-canvas');

@@ -67,6 +67,14 @@ export class MatrixView {
       el('figcaption', {}, this.captionText, this.subtitle, this.zoomButton),
       el('div.matrix-scroll', {}, this.canvas),
     );
+    // why: scrolled sideways (zoomed), the row labels stay in view, drawn at the scroll offset
+    this.stickyX = 0;
+    this.element.lastChild.addEventListener('scroll', (ev) => {
+      const x = ev.currentTarget.scrollLeft;
+      if (x === this.stickyX) return;
+      this.stickyX = x;
+      if (this.m) this.draw();
+    });
     this.m = null;
     this.cursor = null; // [i, j] keyboard/pointer cell
     this.focused = false;
@@ -263,6 +271,7 @@ export class MatrixView {
       this.paintValues(ctx, L, theme);
     this.paintHighlights(ctx, L, theme);
     this.paintLabels(ctx, L, theme, cursor);
+    if (this.stickyX > 0 && ctx.canvas === this.canvas) this.paintStickyRows(ctx, L, theme, cursor);
     if (this.o.rowSums) this.paintRowSums(ctx, L, theme);
     if (cursor[0] >= 0) this.paintCursor(ctx, L, theme, cursor);
     this.paintLegend(ctx, L, theme);
@@ -388,6 +397,24 @@ export class MatrixView {
   }
 
   /** Σ of each row's visible weights, right of the grid. */
+  /** Row labels again at the left edge of the visible part, over the cells scrolled under. */
+  paintStickyRows(ctx, { cell, x0, y0, gridH, fontPx, labelStep }, theme, [ci]) {
+    const x = this.stickyX;
+    ctx.fillStyle = theme.bg;
+    ctx.globalAlpha = 0.92;
+    ctx.fillRect(x, y0, x0, gridH);
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = theme.fg;
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'right';
+    for (let i = 0; i < this.m.rows; i++) {
+      if (i % labelStep && i !== ci) continue;
+      const known = i < this.visibleRows;
+      ctx.font = `${i === ci ? 'bold ' : ''}${fontPx}px ${FONT}`;
+      ctx.fillText(known ? clip(this.m.rowLabels[i]) : '·', x + x0 - 5, y0 + (i + 0.5) * cell);
+    }
+  }
+
   paintRowSums(ctx, { cell, x0, y0, gridW, fontPx, labelStep }, theme) {
     ctx.font = `${fontPx}px ${FONT}`;
     ctx.textAlign = 'left';
