@@ -298,7 +298,7 @@ TEST(AttentionCost, SmallCaseByHand) {
         {{2 * (6 * 32 + 6 * 40), 320}, {2 * (4 * 32 + 4 * 40), 320}, {2 * (5 * 32 + 5 * 40), 320}});
     // elu + 1: r = Dh = 4, no projection: 2·(Lq+Lk)·4·5; state 4·2·4·5 = 160
     heed::Interventions e;
-    e.linear = {LinearKind::Elu, 0, 1};
+    e.linear = {LinearKind::Elu, 256, 1};
     expect(costs(e), {{240, 160}, {160, 160}, {200, 160}});
 }
 
@@ -443,7 +443,7 @@ TEST(LinearSurgery, RefusedCombinationsNameTheField) {
 
 TEST(LinearSurgery, TranslationCarriesItsCosts) {
     auto tr = tiny();
-    const auto t = tr->translate({kTexts[0]}, linear_options(LinearKind::None, 0, 1)).at(0);
+    const auto t = tr->translate({kTexts[0]}, linear_options(LinearKind::None, 256, 1)).at(0);
     const heed::Interventions none;
     const auto parts = heed::load_model_file(HEED_MODELS_DIR "/tiny/tiny.heed");
     const auto want = heed::attention_costs(parts->model.config(), none, int(t.source_ids.size()),

@@ -55,7 +55,7 @@ void check_options(const TranslateOptions& o) {
         throw Error("interventions.sparse.block must be 1..256, got " +
                     std::to_string(iv.sparse.block));
     const LinearAttention& lin = iv.linear;
-    if (lin.kind == LinearKind::Favor && (lin.features < 1 || lin.features > l.linear_features))
+    if (lin.features < 1 || lin.features > l.linear_features)
         throw Error("interventions.linear.features must be an integer in [1, " +
                     std::to_string(l.linear_features) + "], got " + std::to_string(lin.features));
     if (lin.enabled() && iv.masks_keys())

@@ -244,6 +244,7 @@ export function shapeResult(r, keepAttention) {
     tokenProbs: r.tokenProbs,
     scores: r.score,
     to: r.to,
+    costs: r.costs,
   };
   if (keepAttention && r.attention) {
     const a = r.attention;
