@@ -92,6 +92,29 @@ TEST(Favor, EstimatorIsUnbiased) {
     }
 }
 
+// The GEMM-backed log-features against their definition in double, over odd shapes.
+TEST(Favor, LogFeaturesMatchTheirDefinition) {
+    for (int n : {1, 2, 3, 5, 8, 17})
+        for (int r : {1, 3, 4, 9, 16, 33})
+            for (int d : {1, 2, 7, 8, 16}) {
+                const Mat x = random_mat(n, d + 3, n * 100 + d);  // strided: d of d + 3 columns
+                const Mat omega = heed::draw_favor_projection(r, d, r);
+                std::vector<float> got(std::size_t(n) * r);
+                heed::favor_log_features(heed::columns(x, 1, d), omega, 0.3f, got.data());
+                std::vector<float> want(got.size());
+                for (int i = 0; i < n; ++i)
+                    for (int f = 0; f < r; ++f) {
+                        double dot = 0, norm = 0;
+                        for (int c = 0; c < d; ++c) {
+                            dot += double(omega(f, c)) * x(i, 1 + c);
+                            norm += double(x(i, 1 + c)) * x(i, 1 + c);
+                        }
+                        want[i * r + f] = float(std::sqrt(0.3) * dot - 0.3 * norm / 2);
+                    }
+                EXPECT_ALLCLOSE(got, want, 1e-4, 1e-5) << n << " " << r << " " << d;
+            }
+}
+
 TEST(Favor, OrthogonalBlocksAreOrthogonal) {
     const int d = 8;
     const Mat w = heed::draw_favor_projection(20, d, 3);

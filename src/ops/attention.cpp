@@ -229,26 +229,34 @@ void attend_visible_rows(const HeadAttention& a, float* probs, const RowsSpan& o
                        /*b_transposed=*/false, o, out.stride, 1, Dv, n);  // [1, Dv]
             continue;
         }
+        // why: blocked keys get neither a score nor an exp, so the cost is the visible pairs'
+        const auto visible = [&](int j) {
+            return !(m.key_padding && m.key_padding[j]) &&
+                   !(gather && m.blocked[std::size_t(i) * Lk + j]);
+        };
+        float mx = kNegInf;
         for (int j = lo; j <= hi; ++j) {
-            const bool blocked = (m.key_padding && m.key_padding[j]) ||
-                                 (gather && m.blocked[std::size_t(i) * Lk + j]);
-            if (blocked) {
-                row[j] = kNegInf;
-                continue;
-            }
+            if (!visible(j)) continue;
+            float e;
             if (a.given_scores) {
-                row[j] = a.given_scores[std::size_t(i) * Lk + j];
-                continue;
+                e = a.given_scores[std::size_t(i) * Lk + j];
+            } else {
+                const float* kj = a.k.data + std::size_t(j) * a.k.stride;
+                float dot = 0.0f;
+                for (int d = 0; d < Dh; ++d) dot += qi[d] * kj[d];
+                e = dot * a.scale;
             }
-            const float* kj = a.k.data + std::size_t(j) * a.k.stride;
-            float dot = 0.0f;
-            for (int d = 0; d < Dh; ++d) dot += qi[d] * kj[d];
-            row[j] = dot * a.scale;
+            row[j] = e;
+            mx = std::max(mx, e);
         }
-        masked_softmax_row(row + lo, n);
+        if (mx == kNegInf) continue;  // every key blocked: zero weights, zero output
+        float sum = 0.0f;
+        for (int j = lo; j <= hi; ++j)
+            if (visible(j)) sum += row[j] = std::exp(row[j] - mx);
+        const float inv = 1.0f / sum;
         for (int j = lo; j <= hi; ++j) {
-            const float w = row[j];
-            if (w == 0.0f) continue;  // blocked: no product
+            if (!visible(j)) continue;
+            const float w = row[j] *= inv;
             const float* vj = a.v.data + std::size_t(j) * a.v.stride;
             for (int c = 0; c < Dv; ++c) o[c] += w * vj[c];
         }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "ops/matmul.h"
 
 namespace heed {
 
@@ -82,6 +83,9 @@ Mat draw_favor_projection(int r, int d, std::uint64_t seed, bool orthogonal) {
 
 void favor_log_features(const RowsView& x, const Mat& omega, float scale, float* out) noexcept {
     const int r = int(omega.shape(0)), d = x.cols;
+    if (x.rows <= 0) return;
+    // [n, r] = x·ωᵀ through the GEMM kernel (the same arithmetic natively and in WASM)
+    matmul_raw(x.data, x.stride, omega.data(), d, /*b_transposed=*/true, out, r, x.rows, r, d);
     const float root = std::sqrt(scale);  // x' = x·scale^{1/2}, so x'qᵀx'k = scale·qᵀk
     for (int i = 0; i < x.rows; ++i) {
         const float* xi = x.data + std::size_t(i) * x.stride;
@@ -89,12 +93,7 @@ void favor_log_features(const RowsView& x, const Mat& omega, float scale, float*
         for (int c = 0; c < d; ++c) half_norm += xi[c] * xi[c];
         half_norm *= 0.5f * scale;  // ‖x'‖²/2
         float* o = out + std::size_t(i) * r;
-        for (int f = 0; f < r; ++f) {
-            const float* w = omega.data() + std::size_t(f) * d;
-            float dot = 0;
-            for (int c = 0; c < d; ++c) dot += w[c] * xi[c];
-            o[f] = root * dot - half_norm;
-        }
+        for (int f = 0; f < r; ++f) o[f] = root * o[f] - half_norm;
     }
 }
 
