@@ -4,9 +4,9 @@
 // assertions. MACs come from model/attention_cost.h (the engine's own formulas).
 //
 //   build/attention_variants [SECONDS_PER_POINT]      (native, built by CMake)
-//   after scripts/build-wasm.sh, the same source in WASM under Node:
-//   em++ -O3 -msimd128 -fexceptions -std=c++17 -Isrc -isystem build-wasm/include \
-//        bench/attention_variants.cpp build-wasm/libheed_core.a -sALLOW_MEMORY_GROWTH=1 \
+//   after scripts/build-wasm.sh, the same source in WASM under Node (one command line):
+//   em++ -O3 -msimd128 -fexceptions -std=c++17 -Isrc -isystem build-wasm/include
+//        bench/attention_variants.cpp build-wasm/libheed_core.a -sALLOW_MEMORY_GROWTH=1
 //        -sENVIRONMENT=node -o /tmp/av.js && node --no-experimental-fetch /tmp/av.js
 #include <algorithm>
 #include <chrono>
