@@ -44,7 +44,7 @@ enum class LinearKind { None, Favor, Elu };
 /// together with linear attention is refused; head ablation and no_positions still apply.
 struct LinearAttention {
     LinearKind kind = LinearKind::None;
-    int features = 256;  ///< FAVOR+'s r, 1..4096 (ignored by elu)
+    int features = 256;  ///< FAVOR+'s r, 1..4096 (checked for every kind; elu uses r = Dh)
     std::uint32_t seed = 1;
 
     bool enabled() const { return kind != LinearKind::None; }

@@ -116,14 +116,21 @@ void LinearDecoder::self_trace(int layer, const float* q, const float* keys, int
     }
 }
 
-const LinearDecoder::CrossSums& LinearDecoder::cross_sums(const Memory& m) {
+const LinearDecoder::CrossSums& LinearDecoder::cross_sums(const Memory& m, bool want_keys) {
+    CrossSums* found = nullptr;
     for (const auto& c : cross_)
-        if (c->memory == &m) return *c;
-    auto c = std::make_unique<CrossSums>();
-    c->memory = &m;
+        if (c->memory == &m) found = c.get();
+    if (found && (!want_keys || !found->keys.empty())) return *found;
+    if (!found) {
+        cross_.push_back(std::make_unique<CrossSums>());
+        found = cross_.back().get();
+        found->memory = &m;
+    }
+    // why: the sums are kept always; the key features ([H, S, r] per layer) only for a trace
+    const bool sums = found->state.empty();
     const int D = heads_ * dh_, S = m.length;
     for (int l = 0; l < layers_; ++l) {
-        std::vector<float> state(std::size_t(heads_) * per_head_);
+        std::vector<float> state(sums ? std::size_t(heads_) * per_head_ : 0);
         std::vector<float> keys(std::size_t(heads_) * S * r_);
         LinearHeadAttention a = head(AttentionBlock::Cross, l);
         const float* kv = m.cross_kv[l].data();  // [S, 2D] = K | V
@@ -131,18 +138,17 @@ const LinearDecoder::CrossSums& LinearDecoder::cross_sums(const Memory& m) {
             a.k = {kv + h * dh_, S, dh_, 2 * D};      // [S, Dh]
             a.v = {kv + D + h * dh_, S, dh_, 2 * D};  // [S, Dh]
             linear_key_features(a, keys.data() + std::size_t(h) * S * r_,
-                                state.data() + std::size_t(h) * per_head_);
+                                sums ? state.data() + std::size_t(h) * per_head_ : nullptr);
         }
-        c->state.push_back(std::move(state));
-        c->keys.push_back(std::move(keys));
+        if (sums) found->state.push_back(std::move(state));
+        if (want_keys) found->keys.push_back(std::move(keys));
     }
-    cross_.push_back(std::move(c));
-    return *cross_.back();
+    return *found;
 }
 
 void LinearDecoder::cross_step(int layer, const Memory& m, const float* q, float* out,
                                float* trace) {
-    const CrossSums& sums = cross_sums(m);
+    const CrossSums& sums = cross_sums(m, trace != nullptr);
     const int S = m.length;
     LinearHeadAttention a = head(AttentionBlock::Cross, layer);
     for (int h = 0; h < heads_; ++h) {

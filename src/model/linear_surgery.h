@@ -33,7 +33,8 @@ void linear_attend_heads(const LinearHeadAttention& all, int heads, std::vector<
 
 /// The decoder's linear-attention state: per layer, row and head the running (S, z, stabiliser)
 /// of self-attention (Katharopoulos et al. 2020 §3.4: the KV cache becomes the sums), and per
-/// sentence the cross-attention sums over its source, built at the first step that needs them.
+/// sentence the cross-attention sums over its source, built at the first step that needs them
+/// (with the source's key features [H, S, r] only when a trace asks for the implied weights).
 class LinearDecoder {
   public:
     LinearDecoder(const ModelConfig& config, const LinearAttention& linear, float scale, int rows);
@@ -54,7 +55,7 @@ class LinearDecoder {
 
   private:
     struct CrossSums;
-    const CrossSums& cross_sums(const Memory& memory);
+    const CrossSums& cross_sums(const Memory& memory, bool want_keys);
     LinearHeadAttention head(AttentionBlock block, int layer) const;
 
     int heads_, dh_, r_, layers_, rows_;
