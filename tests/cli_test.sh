@@ -85,4 +85,17 @@ check "--temperature must be positive (exit 2)" 'grep -q "interventions.temperat
 check "--attention records the surgery" '[ $rc = 0 ] && grep -q "\"noPositions\":true" "$tmp/s.json"'
 "$heed" translate -m "$model" --sparse 99 hello >/dev/null 2>"$tmp/err"; rc=$?
 check "--sparse with too many random blocks: exit 2 naming the field" 'grep -q "interventions.sparse.randomBlocks" "$tmp/err" && [ $rc = 2 ]'
+favor=$("$heed" translate -m "$model" --max-length 20 --linear favor:64:3 "A simple text editor"); rc=$?
+again=$("$heed" translate -m "$model" --max-length 20 --linear favor:64:3 "A simple text editor")
+check "--linear favor:64:3 runs, is reproducible and differs from softmax" '[ $rc = 0 ] && [ "$favor" = "$again" ] && [ "$favor" != "$plain" ]'
+"$heed" translate -m "$model" --linear elu --attention "$tmp/l.json" "A simple text editor" >/dev/null; rc=$?
+check "--attention records --linear and the costs" '[ $rc = 0 ] && grep -q "\"linear\":{\"features\":256,\"kind\":\"elu\",\"seed\":1}" "$tmp/l.json" && grep -q "\"costs\":\[{\"block\":\"encoder\",\"layer\":0,\"macs\":" "$tmp/l.json"'
+"$heed" translate -m "$model" --linear favor hello >/dev/null 2>"$tmp/err"; rc=$?
+check "--linear favor without features: parse error, exit 2" 'grep -q "expects favor:FEATURES\[:SEED\], elu or none" "$tmp/err" && [ $rc = 2 ]'
+"$heed" translate -m "$model" --linear favor:5000 hello >/dev/null 2>"$tmp/err"; rc=$?
+check "--linear favor:5000: exit 2 naming the field" 'grep -q "interventions.linear.features must be an integer in \[1, 4096\], got 5000" "$tmp/err" && [ $rc = 2 ]'
+"$heed" translate -m "$model" --linear elu --window 1 hello >/dev/null 2>"$tmp/err"; rc=$?
+check "--linear with --window is refused (exit 2)" 'grep -q "cannot be combined with interventions.window" "$tmp/err" && [ $rc = 2 ]'
+"$heed" translate -m "$model" --costs "A simple text editor" >/dev/null 2>"$tmp/err"; rc=$?
+check "--costs prints one line per block and layer" '[ $rc = 0 ] && [ "$(grep -c "^  \(encoder\|decoder\|cross\) [0-9]*: " "$tmp/err")" = 6 ]'
 exit $fail

@@ -107,6 +107,21 @@ val beam_val(const heed::AttentionTrace& a) {
     return steps;
 }
 
+/// Translation::costs as [{block, layer, macs, stateBytes}] (block names as the trace's).
+val costs_val(const std::vector<heed::AttentionCost>& costs) {
+    static const char* const kBlocks[] = {"encoder", "decoder", "cross"};
+    val out = val::array();
+    for (const heed::AttentionCost& c : costs) {
+        val e = val::object();
+        e.set("block", val(std::string(kBlocks[int(c.block)])));
+        e.set("layer", c.layer);
+        e.set("macs", c.macs);
+        e.set("stateBytes", c.state_bytes);
+        out.call<void>("push", e);
+    }
+    return out;
+}
+
 /// A Translation as a plain object; attention arrays copied, or viewed when `copy` is false.
 val translation_val(const heed::Translation& t, bool copy) {
     val r = val::object();
@@ -119,6 +134,7 @@ val translation_val(const heed::Translation& t, bool copy) {
     r.set("score", t.score);
     r.set("to", val(t.to));
     r.set("truncated", t.truncated);
+    r.set("costs", costs_val(t.costs));
     if (t.has_attention) {
         val a = val::object();
         a.set("steps", steps_val(t.attention.steps));
@@ -370,6 +386,17 @@ void forced_from_js(heed::TranslateOptions& o, val list) {
     o.forced_prefix = emscripten::vecFromJSArray<int>(list);
 }
 
+/// LinearAttention.kind crosses as 'none' | 'favor' | 'elu' (heed.js has checked the name).
+std::string linear_kind_to_js(const heed::LinearAttention& l) {
+    static const char* const kKinds[] = {"none", "favor", "elu"};
+    return kKinds[int(l.kind)];
+}
+void linear_kind_from_js(heed::LinearAttention& l, std::string kind) {
+    l.kind = kind == "favor" ? heed::LinearKind::Favor
+             : kind == "elu" ? heed::LinearKind::Elu
+                             : heed::LinearKind::None;
+}
+
 EMSCRIPTEN_BINDINGS(heed) {
     // why: one name per option end to end; JS objects convert to TranslateOptions field by field
     emscripten::value_object<heed::TranslateOptions>("TranslateOptions")
@@ -387,7 +414,12 @@ EMSCRIPTEN_BINDINGS(heed) {
         .field("window", &heed::Interventions::window)
         .field("noPositions", &heed::Interventions::no_positions)
         .field("ablate", &ablations_to_js, &ablations_from_js)
-        .field("sparse", &heed::Interventions::sparse);
+        .field("sparse", &heed::Interventions::sparse)
+        .field("linear", &heed::Interventions::linear);
+    emscripten::value_object<heed::LinearAttention>("LinearAttention")
+        .field("kind", &linear_kind_to_js, &linear_kind_from_js)
+        .field("features", &heed::LinearAttention::features)
+        .field("seed", &heed::LinearAttention::seed);
     emscripten::value_object<heed::SparsePattern>("SparsePattern")
         .field("enabled", &heed::SparsePattern::enabled)
         .field("randomBlocks", &heed::SparsePattern::random_blocks)
@@ -402,7 +434,8 @@ EMSCRIPTEN_BINDINGS(heed) {
         .field("beam", &heed::OptionLimits::beam_size)
         .field("maxLength", &heed::OptionLimits::max_length)
         .field("lengthPenalty", &heed::OptionLimits::length_penalty)
-        .field("topK", &heed::OptionLimits::top_k);
+        .field("topK", &heed::OptionLimits::top_k)
+        .field("linearFeatures", &heed::OptionLimits::linear_features);
     emscripten::function("limits", +[] { return heed::kOptionLimits; });
     // why: the enums under the names the JS API uses, so neither side parses the other's strings
     emscripten::enum_<heed::AttentionBlock>("AttentionBlock")

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -29,7 +30,8 @@ const char* kUsage =
     "                 [--attention OUT.json] [--ids] [--no-split] [--forced-prefix ID,ID,...]\n"
     "                 [--temperature X] [--window N]\n"
     "                 [--no-positions] [--ablate enc|dec|cross:LAYER:HEAD[:mean] ...]\n"
-    "                 [--sparse RANDOM_BLOCKS [--seed N]] [TEXT ...]\n"
+    "                 [--sparse RANDOM_BLOCKS [--seed N]] [--linear favor:R[:SEED]|elu|none]\n"
+    "                 [--costs] [TEXT ...]\n"
     "      translates each TEXT, or each line of stdin as it arrives when no TEXT is given,\n"
     "      into LANG (default: the model's first direction), sentence by sentence (--no-split:\n"
     "      each TEXT or line is one sequence); --attention writes a JSON array, one element per\n"
@@ -37,14 +39,17 @@ const char* kUsage =
     "      ids first (\"what if\"). Attention surgery: --temperature multiplies\n"
     "      every softmax's scale, --window N keeps encoder self- and cross-attention local,\n"
     "      --no-positions drops the positional encodings, --ablate switches a head off,\n"
-    "      --sparse adds global tokens and seeded random key blocks to the window\n"
+    "      --sparse adds global tokens and seeded random key blocks to the window,\n"
+    "      --linear replaces every softmax by FAVOR+ with R random features (seed SEED,\n"
+    "      default 1) or by elu + 1; --costs prints each translation's attention multiply-adds\n"
+    "      and state bytes per block and layer to stderr\n"
     "  heed info -m MODEL      prints the directions, the config and the parameter count\n"
     "  heed bench -m MODEL     prints sentences/s and words/s on a built-in set\n";
 
 struct Args {
     std::string command, model, attention_out;
     heed::TranslateOptions options;
-    bool ids = false;
+    bool ids = false, costs = false;
     std::vector<std::string> texts;
 };
 
@@ -90,6 +95,37 @@ heed::HeadAblation parse_ablation(const std::string& v) {
     return a;
 }
 
+/// "favor:256", "favor:256:7", "elu" or "none" -> the linear-attention intervention.
+heed::LinearAttention parse_linear(const std::string& v) {
+    std::vector<std::string> parts(1);
+    for (char ch : v) {
+        if (ch == ':') parts.emplace_back();
+        else parts.back() += ch;
+    }
+    heed::LinearAttention l;
+    if (parts.size() == 1 && parts[0] == "elu") l.kind = heed::LinearKind::Elu;
+    else if (parts.size() == 1 && parts[0] == "none") l.kind = heed::LinearKind::None;
+    else if (parts[0] == "favor" && (parts.size() == 2 || parts.size() == 3)) {
+        l.kind = heed::LinearKind::Favor;
+        l.features = parse_int("--linear (features)", parts[1]);
+        if (parts.size() == 3) {
+            std::size_t used = 0;
+            long long seed = -1;
+            try {
+                seed = std::stoll(parts[2], &used);
+            } catch (...) {
+            }
+            if (used != parts[2].size() || parts[2].empty() || seed < 0 || seed > 4294967295ll)
+                throw Error("--linear: the seed must be an integer in [0, 4294967295], got '" +
+                            parts[2] + "'");
+            l.seed = std::uint32_t(seed);
+        }
+    } else {
+        throw Error("--linear expects favor:FEATURES[:SEED], elu or none, got '" + v + "'");
+    }
+    return l;
+}
+
 Args parse_args(int argc, char** argv) {
     if (argc < 2) throw Error("missing command");
     Args a;
@@ -115,6 +151,8 @@ Args parse_args(int argc, char** argv) {
             sp.random_blocks = parse_int(s, value());
         } else if (s == "--seed")
             a.options.interventions.sparse.seed = std::uint32_t(parse_int(s, value()));
+        else if (s == "--linear") a.options.interventions.linear = parse_linear(value());
+        else if (s == "--costs") a.costs = true;
         else if (s == "--ablate")
             a.options.interventions.ablations.push_back(parse_ablation(value()));
         else if (s == "--max-length") a.options.max_length = parse_int(s, value());
@@ -139,8 +177,10 @@ Args parse_args(int argc, char** argv) {
 json tensor_json(const heed::Array& a) { return json{{"shape", a.shape}, {"data", a.data}}; }
 
 /// How the translation was made, for its trace: the attention surgery applied.
+const char* const kBlocks[] = {"encoder", "decoder", "cross"};
+const char* const kLinearKinds[] = {"none", "favor", "elu"};
+
 json interventions_json(const heed::Interventions& iv) {
-    static const char* const kBlocks[] = {"encoder", "decoder", "cross"};
     json ablate = json::array();
     for (const heed::HeadAblation& a : iv.ablations)
         ablate.push_back(
@@ -153,7 +193,22 @@ json interventions_json(const heed::Interventions& iv) {
              {{"enabled", iv.sparse.enabled},
               {"randomBlocks", iv.sparse.random_blocks},
               {"block", iv.sparse.block},
-              {"seed", iv.sparse.seed}}}};
+              {"seed", iv.sparse.seed}}},
+            {"linear",
+             {{"kind", kLinearKinds[int(iv.linear.kind)]},
+              {"features", iv.linear.features},
+              {"seed", iv.linear.seed}}}};
+}
+
+/// The attention costs of one translation (model/attention_cost.h), as npm's result.costs.
+json costs_json(const std::vector<heed::AttentionCost>& costs) {
+    json out = json::array();
+    for (const heed::AttentionCost& c : costs)
+        out.push_back({{"block", kBlocks[int(c.block)]},
+                       {"layer", c.layer},
+                       {"macs", c.macs},
+                       {"stateBytes", c.state_bytes}});
+    return out;
 }
 
 json translation_json(const std::string& source, const heed::Translation& t) {
@@ -229,9 +284,18 @@ bool translate_one(const Args& a, const heed::Translator& tr, const std::string&
                 std::cerr << "heed: note: " << in(i) << ": decoding stopped at the length limit ("
                           << done[i].target_ids.size() << " pieces) before </s>; the translation "
                           << "may be cut (see --max-length)\n";
+            if (a.costs) {
+                std::cerr << "costs of " << in(i) << " (block layer: multiply-adds, state bytes):";
+                for (const heed::AttentionCost& c : done[i].costs)
+                    std::cerr << "\n  " << kBlocks[int(c.block)] << " " << c.layer << ": "
+                              << std::fixed << std::setprecision(0) << c.macs << ", "
+                              << c.state_bytes;
+                std::cerr << "\n" << std::defaultfloat << std::flush;
+            }
             if (!attention) continue;
             json j = translation_json(n == 1 ? text : sentence(i), done[i]);
             j["interventions"] = interventions_json(a.options.interventions);
+            j["costs"] = costs_json(done[i].costs);
             if (n > 1) { j["sentence"] = i; j["sentences"] = n; }
             attention->add(j);
         }

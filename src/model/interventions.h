@@ -31,6 +31,25 @@ struct SparsePattern {
     std::uint32_t seed = 1;
 };
 
+/// Which kernel replaces the softmax when linear attention is on.
+enum class LinearKind { None, Favor, Elu };
+
+/// Linear attention as surgery on the trained weights (model/linear_surgery.h): every block —
+/// encoder self-, decoder self- (causal, through running sums) and cross-attention — computes
+/// φ(q)ᵀφ(k) instead of exp(scale·qᵀk). Favor: FAVOR+ positive orthogonal random features
+/// (Choromanski et al. 2021 §3, Lemma 1) estimating the softmax kernel with the model's scale
+/// (temperature included), `features` = r, ω drawn from `seed` per block and layer and shared by
+/// the layer's heads. Elu: φ = elu + 1 on q and k (Katharopoulos et al. 2020 §3.2), r = Dh; it
+/// has no scale, so a temperature other than 1 is refused with it. A window or sparse pattern
+/// together with linear attention is refused; head ablation and no_positions still apply.
+struct LinearAttention {
+    LinearKind kind = LinearKind::None;
+    int features = 256;  ///< FAVOR+'s r, 1..4096 (checked for every kind; elu uses r = Dh)
+    std::uint32_t seed = 1;
+
+    bool enabled() const { return kind != LinearKind::None; }
+};
+
 struct Interventions {
     /// Multiplies every softmax's scale 1/√Dh (Vaswani et al. 2017 §3.2.1): > 1 sharpens the
     /// weights, < 1 flattens them. Must be finite and > 0.
@@ -46,10 +65,12 @@ struct Interventions {
     /// With a window (0 when `window` is -1), global tokens and random blocks; encoder self- and
     /// cross-attention only, as the window.
     SparsePattern sparse;
+    /// Kernelised attention in place of the softmax (all three blocks).
+    LinearAttention linear;
 
     bool empty() const {
         return temperature == 1.0f && window < 0 && !no_positions && ablations.empty() &&
-               !sparse.enabled;
+               !sparse.enabled && !linear.enabled();
     }
     /// True when encoder self- and cross-attention get a mask (window or sparse pattern).
     bool masks_keys() const { return window >= 0 || sparse.enabled; }

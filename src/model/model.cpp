@@ -62,6 +62,20 @@ float head_scale(const ModelConfig& c, const Interventions& iv) {
     return iv.temperature / std::sqrt(float(c.head_dim()));
 }
 
+/// Sets the window or sparse pattern of encoder self- or cross-attention on `mask`: a window
+/// alone is a band (only its pairs computed); a sparse pattern is the key_mask() rows, whose
+/// visible pairs alone are computed. `pattern` must outlive the mask's use.
+void mask_keys(const Interventions& iv, int first, const std::vector<std::uint8_t>& pattern,
+               HeadMask& mask) {
+    if (iv.sparse.enabled) {
+        mask.blocked = pattern.data();
+        mask.skip_blocked = true;
+    } else if (iv.window >= 0) {
+        mask.window = iv.window;
+        mask.window_first = first;
+    }
+}
+
 /// Applies the ablations of (block, layer) to the H heads' outputs `out` [rows, H*Dh]. Zero:
 /// the head's columns become 0; mean: the mean of the other heads' columns.
 void ablate(const Interventions& iv, AttentionBlock block, int layer, int H, const RowsSpan& out) {
@@ -112,6 +126,7 @@ void DecoderState::reorder(const std::vector<int>& parents) {
                         used * sizeof(float));
         layer.swap(cache_tmp_);
     }
+    if (linear_) linear_->reorder(parents);
 }
 
 // ---- model ----
@@ -154,8 +169,13 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace,
     self.k = columns(qkv, D, D);      // [S, H*Dh]
     self.v = columns(qkv, 2 * D, D);  // [S, H*Dh]
     self.scale = head_scale(c, iv);
-    const std::vector<std::uint8_t> local = key_mask(iv, 0, S, S);  // [S, S] or empty
-    if (!local.empty()) self.mask.blocked = local.data();  // [S, S]
+    const std::vector<std::uint8_t> sparse =
+        iv.sparse.enabled ? key_mask(iv, 0, S, S) : std::vector<std::uint8_t>();  // [S, S]
+    mask_keys(iv, 0, sparse, self.mask);
+    std::vector<Mat> omega;  // per layer [r, Dh]: FAVOR+ projections of this call
+    for (int l = 0; iv.linear.enabled() && l < c.encoder_layers; ++l)
+        omega.push_back(favor_projection(iv.linear, AttentionBlock::EncoderSelf, l, D / H));
+    std::vector<float> linear_scratch;
     if (trace) {
         trace->self_attn.assign(std::size_t(c.encoder_layers) * H * S * S, 0.0f);
         trace->block_inputs.clear();
@@ -167,8 +187,16 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace,
         sublayer(x, w.ln1, [&](const Mat& in, Mat& out) {
             if (trace) trace->block_inputs.push_back(in);                 // [S, D]
             w.self_attn.qkv.apply(in.data(), S, qkv.data());              // [S, 3D]
-            attend_heads(self, H, probs.data(), out_columns(attn, 0, D),  // [S, D]
-                         trace ? trace->self_attn.data() + std::size_t(l) * H * S * S : nullptr);
+            float* weights = trace ? trace->self_attn.data() + std::size_t(l) * H * S * S : nullptr;
+            if (iv.linear.enabled()) {  // φ(q)ᵀφ(k) in place of the softmax (linear_surgery.h)
+                LinearHeadAttention all = linear_head_template(iv.linear, &omega[l], self.scale);
+                all.q = self.q;
+                all.k = self.k;
+                all.v = self.v;
+                linear_attend_heads(all, H, linear_scratch, out_columns(attn, 0, D), weights);
+            } else {
+                attend_heads(self, H, probs.data(), out_columns(attn, 0, D), weights);  // [S, D]
+            }
             ablate(iv, AttentionBlock::EncoderSelf, l, H, out_columns(attn, 0, D));  // [S, D]
             w.self_attn.o.apply(attn.data(), S, out.data());  // [S, D]
         });
@@ -203,6 +231,8 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
     const float scale = head_scale(c, iv);
     const float emb_scale = c.scale_embeddings ? std::sqrt(float(D)) : 1.0f;
     const std::vector<float>& embedding = target_embedding();
+    if (iv.linear.enabled() && !s.linear_)
+        s.linear_ = std::make_unique<LinearDecoder>(c, iv.linear, scale, R);
     const bool keep_inputs = trace && trace->want_inputs;
     if (trace) {
         trace->self.assign(R, std::vector<float>(std::size_t(c.decoder_layers) * H * (t + 1)));
@@ -233,14 +263,21 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
                 float* kv = s.cache_[l].data() + r * per_row;  // [max_len, 2D] = K | V
                 std::memcpy(kv + std::size_t(t) * 2 * D, row(s.qkv_, r) + D,
                             2 * D * sizeof(float));  // append k_t | v_t
+                float* weights =
+                    trace ? trace->self[r].data() + std::size_t(l) * H * (t + 1) : nullptr;
+                if (s.linear_) {  // the RNN view: the sums replace the cache (kept for traces)
+                    s.linear_->self_step(l, r, row(s.qkv_, r), row(s.attn_, r));  // [1, D]
+                    if (weights)
+                        s.linear_->self_trace(l, row(s.qkv_, r), kv, t + 1, 2 * D, weights);
+                    continue;
+                }
                 HeadAttention self;
                 self.q = {row(s.qkv_, r), 1, D, 3 * D};  // [1, H*Dh]
                 self.k = {kv, t + 1, D, 2 * D};          // [t+1, H*Dh]
                 self.v = {kv + D, t + 1, D, 2 * D};      // [t+1, H*Dh]
                 self.scale = scale;
-                attend_heads(
-                    self, H, s.probs_.data(), {row(s.attn_, r), 1, D, D},  // [1, D]
-                    trace ? trace->self[r].data() + std::size_t(l) * H * (t + 1) : nullptr);
+                attend_heads(self, H, s.probs_.data(), {row(s.attn_, r), 1, D, D},  // [1, D]
+                             weights);
             }
             ablate(iv, AttentionBlock::DecoderSelf, l, H, out_columns(s.attn_, 0, D));  // [R, D]
             w.self_attn.o.apply(s.attn_.data(), R, out.data());  // [R, D]
@@ -252,17 +289,24 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
             for (int r = 0; r < R; ++r) {
                 const Memory& m = *memories[r];
                 const float* kv = m.cross_kv[l].data();  // [S, 2D] = K | V
+                float* weights =
+                    trace ? trace->cross[r].data() + std::size_t(l) * H * m.length : nullptr;
+                if (s.linear_) {  // sums over the source, built once per sentence
+                    s.linear_->cross_step(l, m, row(s.q_, r), row(s.attn_, r), weights);
+                    continue;
+                }
                 HeadAttention cross;
                 cross.q = {row(s.q_, r), 1, D, D};       // [1, H*Dh]
                 cross.k = {kv, m.length, D, 2 * D};      // [S, H*Dh]
                 cross.v = {kv + D, m.length, D, 2 * D};  // [S, H*Dh]
                 cross.scale = scale;
-                // why: a cold path (surgery only), so this row's mask is built per step
-                const std::vector<std::uint8_t> local = key_mask(iv, t, 1, m.length, true);
-                if (!local.empty()) cross.mask.blocked = local.data();  // [1, S]
-                attend_heads(
-                    cross, H, s.probs_.data(), {row(s.attn_, r), 1, D, D},  // [1, D]
-                    trace ? trace->cross[r].data() + std::size_t(l) * H * m.length : nullptr);
+                // why: a cold path (surgery only), so this row's pattern is built per step
+                const std::vector<std::uint8_t> sparse =
+                    iv.sparse.enabled ? key_mask(iv, t, 1, m.length, true)
+                                      : std::vector<std::uint8_t>();  // [1, S]
+                mask_keys(iv, t, sparse, cross.mask);
+                attend_heads(cross, H, s.probs_.data(), {row(s.attn_, r), 1, D, D},  // [1, D]
+                             weights);
             }
             ablate(iv, AttentionBlock::Cross, l, H, out_columns(s.attn_, 0, D));  // [R, D]
             w.cross_attn.o.apply(s.attn_.data(), R, out.data());  // [R, D]

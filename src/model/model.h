@@ -13,6 +13,7 @@
 #include "core/tensor.h"
 #include "model/config.h"
 #include "model/interventions.h"
+#include "model/linear_surgery.h"
 #include "model/weights.h"
 
 namespace heed {
@@ -63,6 +64,8 @@ private:
     Mat x_, h_, qkv_, q_, attn_, proj_, ffn_;  ///< [R, *] scratch
     std::vector<float> probs_;                ///< [max(max_len, S)] per-head weights
     const Interventions* interventions_ = nullptr;
+    /// Linear attention's sums (Interventions::linear), made at the first step that needs them.
+    std::unique_ptr<LinearDecoder> linear_;
 };
 
 /// Weights plus the forward pass.

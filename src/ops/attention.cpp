@@ -195,6 +195,76 @@ Mat to_mat(const RowsView& v) {
     return out;
 }
 
+namespace {
+
+/// The skipping path of attend_head(): row by row, only keys in the row's band (or all keys)
+/// that no mask blocks get a score and a product with V; everything else has weight 0.
+/// Local attention (Luong et al. 2015 §3.2; Beltagy et al. 2020 §3.1) in O(Lq·w·Dh).
+void attend_visible_rows(const HeadAttention& a, float* probs, const RowsSpan& out) noexcept {
+    const int Lq = out.rows, Lk = a.v.rows, Dv = a.v.cols, Dh = a.q.cols;
+    const HeadMask& m = a.mask;
+    const bool gather = m.blocked && m.skip_blocked;
+    for (int i = 0; i < Lq; ++i) {
+        int lo = 0, hi = Lk - 1;
+        if (m.window >= 0) {
+            const int centre = std::min(i + m.window_first, Lk - 1);
+            lo = std::max(0, centre - m.window);
+            hi = std::min(Lk - 1, centre + m.window);
+        }
+        if (m.causal) hi = std::min(hi, i + m.offset);
+        float* row = probs + std::size_t(i) * Lk;
+        float* o = out.data + std::size_t(i) * out.stride;
+        std::fill_n(row, Lk, 0.0f);
+        std::fill_n(o, Dv, 0.0f);
+        if (hi < lo) continue;
+        const int n = hi - lo + 1;
+        const float* qi = a.q.data + std::size_t(i) * a.q.stride;
+        if (!gather && !m.key_padding && !a.given_scores) {
+            // a contiguous band: two one-row products over its n keys
+            matmul_raw(qi, a.q.stride, a.k.data + std::size_t(lo) * a.k.stride, a.k.stride,
+                       /*b_transposed=*/true, row + lo, Lk, 1, n, Dh);  // [1, n]
+            for (int j = lo; j <= hi; ++j) row[j] *= a.scale;
+            masked_softmax_row(row + lo, n);
+            matmul_raw(row + lo, Lk, a.v.data + std::size_t(lo) * a.v.stride, a.v.stride,
+                       /*b_transposed=*/false, o, out.stride, 1, Dv, n);  // [1, Dv]
+            continue;
+        }
+        // why: blocked keys get neither a score nor an exp, so the cost is the visible pairs'
+        const auto visible = [&](int j) {
+            return !(m.key_padding && m.key_padding[j]) &&
+                   !(gather && m.blocked[std::size_t(i) * Lk + j]);
+        };
+        float mx = kNegInf;
+        for (int j = lo; j <= hi; ++j) {
+            if (!visible(j)) continue;
+            float e;
+            if (a.given_scores) {
+                e = a.given_scores[std::size_t(i) * Lk + j];
+            } else {
+                const float* kj = a.k.data + std::size_t(j) * a.k.stride;
+                float dot = 0.0f;
+                for (int d = 0; d < Dh; ++d) dot += qi[d] * kj[d];
+                e = dot * a.scale;
+            }
+            row[j] = e;
+            mx = std::max(mx, e);
+        }
+        if (mx == kNegInf) continue;  // every key blocked: zero weights, zero output
+        float sum = 0.0f;
+        for (int j = lo; j <= hi; ++j)
+            if (visible(j)) sum += row[j] = std::exp(row[j] - mx);
+        const float inv = 1.0f / sum;
+        for (int j = lo; j <= hi; ++j) {
+            if (!visible(j)) continue;
+            const float w = row[j] *= inv;
+            const float* vj = a.v.data + std::size_t(j) * a.v.stride;
+            for (int c = 0; c < Dv; ++c) o[c] += w * vj[c];
+        }
+    }
+}
+
+}  // namespace
+
 // One head of Attention(Q, K, V) = softmax(QKᵀ/√d_k)·V (Vaswani et al. 2017 §3.2.1) on
 // strided slices, so a head of a packed [L, H*Dh] projection needs no copy (§3.2.2).
 void attend_head(const HeadAttention& a, float* probs, const RowsSpan& out,
@@ -203,6 +273,10 @@ void attend_head(const HeadAttention& a, float* probs, const RowsSpan& out,
     if (Lq <= 0) return;
     if (Lk <= 0) {
         for (int i = 0; i < Lq; ++i) std::fill_n(out.data + std::size_t(i) * out.stride, Dv, 0.0f);
+        return;
+    }
+    if (!record && (a.mask.window >= 0 || (a.mask.blocked && a.mask.skip_blocked))) {
+        attend_visible_rows(a, probs, out);
         return;
     }
     if (a.given_scores) {
@@ -218,7 +292,9 @@ void attend_head(const HeadAttention& a, float* probs, const RowsSpan& out,
         for (int j = 0; j < Lk; ++j) {
             const bool blocked = (m.key_padding && m.key_padding[j]) ||
                                  (m.causal && j > i + m.offset) ||
-                                 (m.blocked && m.blocked[std::size_t(i) * Lk + j]);
+                                 (m.blocked && m.blocked[std::size_t(i) * Lk + j]) ||
+                                 (m.window >= 0 &&
+                                  std::abs(std::min(i + m.window_first, Lk - 1) - j) > m.window);
             const float e = scale == 1.0f ? row[j] : row[j] * scale;
             if (record && record->scores) record->scores[std::size_t(i) * Lk + j] = e;
             row[j] = blocked ? kNegInf : e;

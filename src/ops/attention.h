@@ -96,6 +96,13 @@ struct HeadMask {
     int offset = 0;                             ///< see `causal`
     const std::uint8_t* key_padding = nullptr;  ///< [Lk], 1 = blocked for every query
     const std::uint8_t* blocked = nullptr;      ///< [Lq, Lk], 1 = blocked (from mask_matrix())
+    /// >= 0: a local window, keys with |c_i − j| > window blocked where the centre
+    /// c_i = min(i + window_first, Lk − 1); only the band's scores and products are computed.
+    int window = -1;
+    int window_first = 0;  ///< see `window` (a decoder step's position)
+    /// With `blocked`: compute only the visible pairs (sparse patterns). false: every score is
+    /// computed, then masked — the reference the skipping paths are tested against.
+    bool skip_blocked = false;
 };
 
 /// Intermediates one head keeps when a caller asks (explainer, lab); null = not kept.
@@ -115,6 +122,8 @@ struct HeadAttention {
 
 /// Runs one head: `probs` [Lq*Lk] (caller's scratch) receives the weights, `out` [Lq, Dv]
 /// receives probs·V. Fully masked rows give zero weights and zero output. Does not allocate.
+/// With a `window` or `skip_blocked` (and no `record`), each row computes only its visible
+/// pairs: O(Lq·w·Dh) for a band of width w instead of O(Lq·Lk·Dh).
 void attend_head(const HeadAttention& head, float* probs, const RowsSpan& out,
                  const HeadRecorder* record = nullptr) noexcept;
 

@@ -9,12 +9,18 @@
 
 #include "core/error.h"
 #include "ops/matmul.h"
+#include "ops/random_features.h"
 
 namespace heed {
 
 // φ(x) = elu(x) + 1 (Katharopoulos et al. 2020 §3.2.1, eq. 7): positive, so the implied
-// weights are too, and attention costs O(L) instead of O(L²).
-Mat elu_feature_map(const Mat& x) { return xt::where(x > 0.0f, x + 1.0f, xt::exp(x)); }
+// weights are too, and attention costs O(L) instead of O(L²). The one definition is
+// elu_features() (random_features.h), which the model's linear-attention surgery runs too.
+Mat elu_feature_map(const Mat& x) {
+    Mat out = Mat::from_shape(x.shape());  // [rows, cols]
+    if (x.size()) elu_features(columns(x, 0, int(x.shape(1))), out.data());
+    return out;
+}
 
 // Source: Katharopoulos et al. 2020, eq. (5)-(6) (non-causal) and eq. (8)-(10) (causal:
 // S_i = Σ_{j<=i} φ(k_j) v_jᵀ, z_i = Σ_{j<=i} φ(k_j), out_i = φ(q_i)ᵀ S_i / φ(q_i)ᵀ z_i).

@@ -57,6 +57,16 @@ void check_options(const TranslateOptions& o) {
     if (iv.sparse.block < 1 || iv.sparse.block > 256)
         throw Error("interventions.sparse.block must be 1..256, got " +
                     std::to_string(iv.sparse.block));
+    const LinearAttention& lin = iv.linear;
+    if (lin.features < 1 || lin.features > l.linear_features)
+        throw Error("interventions.linear.features must be an integer in [1, " +
+                    std::to_string(l.linear_features) + "], got " + std::to_string(lin.features));
+    if (lin.enabled() && iv.masks_keys())
+        throw Error("interventions.linear replaces the softmax, so it cannot be combined with "
+                    "interventions.window or interventions.sparse (choose one)");
+    if (lin.kind == LinearKind::Elu && iv.temperature != 1.0f)
+        throw Error("interventions.temperature must be 1 with interventions.linear.kind 'elu' "
+                    "(elu + 1 has no softmax scale to change)");
 }
 
 std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t size) {
@@ -300,7 +310,11 @@ std::vector<Translation> Translator::translate_ids(std::vector<std::vector<int>>
         }
     }
     const std::string to = loaded_->directions.target(options.to);
-    for (Translation& t : out) t.to = to;
+    for (Translation& t : out) {
+        t.to = to;
+        t.costs = attention_costs(c, options.interventions, int(t.source_ids.size()),
+                                  int(t.target_ids.size()));
+    }
     return out;
 }
 
@@ -359,6 +373,8 @@ Translation Translator::translate_one(const std::string& text, const TranslateOp
                        : beam_search(loaded_->model, p.memory, so, observer);
     Translation out = to_translation(loaded_->tokenizer, c, p, h, options.return_attention);
     out.to = loaded_->directions.target(options.to);
+    out.costs = attention_costs(c, options.interventions, int(out.source_ids.size()),
+                                int(out.target_ids.size()));
     return out;
 }
 

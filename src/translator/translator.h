@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "decoding/trace.h"
+#include "model/attention_cost.h"
 #include "model/explanation.h"
 #include "model/interventions.h"
 
@@ -22,6 +23,7 @@ struct OptionLimits {
     int max_length = 1024;         ///< max_length in 0..max_length
     float length_penalty = 10.0f;  ///< length_penalty in 0..length_penalty
     int top_k = 100;               ///< top_k in 0..top_k
+    int linear_features = 4096;    ///< interventions.linear.features in 1..linear_features
 };
 inline constexpr OptionLimits kOptionLimits{};
 
@@ -59,6 +61,9 @@ struct Translation {
     bool truncated = false;
     bool has_attention = false;
     AttentionTrace attention;                ///< filled when options.return_attention
+    /// Attention multiply-adds and state per block and layer for this sentence, as the call's
+    /// interventions computed it (model/attention_cost.h); always filled.
+    std::vector<AttentionCost> costs;
 };
 
 /// One text of translate_batch(): its translation, or the message saying why it was refused.

@@ -250,6 +250,7 @@ export function shapeResult(r, keepAttention) {
     scores: r.score,
     to: r.to,
     truncated: r.truncated,
+    costs: r.costs,
   };
   if (keepAttention && r.attention) {
     const a = r.attention;

@@ -160,7 +160,24 @@ export interface TranslationResult {
   truncated: boolean;
   /** the sentences of the text, in order, each with its own result (one for a batch item) */
   sentences: SentenceResult[];
+  /** attention multiply-adds and state bytes for this sentence, one entry per block and layer
+   *  (encoder layers, then per decoder layer 'decoder' and 'cross'), as the surgery computed it */
+  costs: AttentionCost[];
   attention?: Attention;
+}
+
+/** What one block and layer of attention cost for a sentence (the engine's
+ *  model/attention_cost.h). Softmax, window and sparse: macs = H·P·(Dh + Dv) and
+ *  stateBytes = 4·H·P over the P visible (query, key) pairs; linear: macs =
+ *  H·[(Lq + Lk)·r·Dh (FAVOR+'s projections) + (Lq + Lk)·r·(Dv + 1)], stateBytes = 4·H·r·(Dv + 1).
+ *  The q/k/v/o projections, which every variant shares, are not counted. */
+export interface AttentionCost {
+  block: 'encoder' | 'decoder' | 'cross';
+  layer: number;
+  /** multiply-adds */
+  macs: number;
+  /** bytes of attention state: the weights (softmax variants) or the sums S and z (linear) */
+  stateBytes: number;
 }
 
 /** Attention surgery (the engine's model/interventions.h). */
@@ -178,6 +195,15 @@ export interface Interventions {
    *  block of `block` query positions (1..256, default 4) sees `randomBlocks` (0..64) random key
    *  blocks drawn from `seed`; encoder self- and cross-attention only */
   sparse?: { enabled?: boolean; randomBlocks?: number; block?: number; seed?: number };
+  /** Linear attention in place of every softmax (encoder self-, decoder self- through running
+   *  sums, and cross-attention), on the trained weights. 'favor': FAVOR+ positive orthogonal
+   *  random features (Choromanski et al. 2021) estimating the softmax kernel with the model's
+   *  scale and temperature; `features` r in [1, 4096] (default 256), ω drawn from `seed`
+   *  (0..2^32 - 1, default 1) per block and layer. 'elu': φ = elu + 1 (Katharopoulos et al.
+   *  2020), no scale: a temperature other than 1 is refused. With a window or sparse pattern:
+   *  refused. Ablation still applies. The attention views show the implied weights
+   *  φ(q_i)ᵀφ(k_j) / Σ_j' φ(q_i)ᵀφ(k_j'). */
+  linear?: { kind?: 'none' | 'favor' | 'elu'; features?: number; seed?: number };
   /** heads switched off: output zeroed, or (mean: true) replaced by the mean of the other heads'
    *  outputs; their attention weights are still recorded. Layers and heads must exist. */
   ablate?: {

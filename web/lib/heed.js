@@ -286,20 +286,22 @@ function engineOptions(options, { defaults, limits, blocks }) {
     throw badInput(`options.split must be a boolean, got ${describe(o.split)}`);
   if (typeof o.to !== 'string')
     throw badInput(`options.to must be a language code string, got ${describe(o.to)}`);
-  o.surgery = checkInterventions(options.interventions ?? {}, defaults.interventions);
+  o.surgery = checkInterventions(options.interventions ?? {}, defaults.interventions, limits);
   o.interventions = { ...o.surgery, ablate: o.surgery.ablate.map((a) => ({ ...a })) };
   for (const a of o.interventions.ablate) a.block = blocks[a.block];
   return o;
 }
 
-const INTERVENTIONS = ['temperature', 'window', 'noPositions', 'ablate', 'sparse'];
+const INTERVENTIONS = ['temperature', 'window', 'noPositions', 'ablate', 'sparse', 'linear'];
 const SPARSE = ['enabled', 'randomBlocks', 'block', 'seed'];
+const LINEAR = ['kind', 'features', 'seed'];
+const LINEAR_KINDS = ['none', 'favor', 'elu'];
 
 /**
  * options.interventions (attention surgery) completed with the engine's defaults, in the
  * public form (block names); the engine checks layers and heads against the model.
  */
-function checkInterventions(given, defaults) {
+function checkInterventions(given, defaults, limits) {
   checkObject(given, 'options.interventions');
   for (const key of Object.keys(given))
     if (!INTERVENTIONS.includes(key))
@@ -317,6 +319,23 @@ function checkInterventions(given, defaults) {
   checkInt(iv.sparse.randomBlocks, 'interventions.sparse.randomBlocks', 0, 64);
   checkInt(iv.sparse.block, 'interventions.sparse.block', 1, 256);
   checkInt(iv.sparse.seed, 'interventions.sparse.seed', 0, 2 ** 32 - 1);
+  checkObject(iv.linear, 'options.interventions.linear');
+  for (const key of Object.keys(iv.linear))
+    if (!LINEAR.includes(key))
+      throw badInput(`unknown option 'interventions.linear.${key}' (known: ${LINEAR.join(', ')})`);
+  iv.linear = { ...defaults.linear, ...iv.linear };
+  if (!LINEAR_KINDS.includes(iv.linear.kind))
+    throw badInput(
+      `options.interventions.linear.kind must be one of ${LINEAR_KINDS.join(', ')}, ` +
+        `got ${describe(iv.linear.kind)}`,
+    );
+  const features = iv.linear.features;
+  if (!Number.isInteger(features) || features < 1 || features > limits.linearFeatures)
+    throw badInput(
+      `options.interventions.linear.features must be an integer in [1, ${limits.linearFeatures}], ` +
+        `got ${describe(features)}`,
+    );
+  checkInt(iv.linear.seed, 'interventions.linear.seed', 0, 2 ** 32 - 1);
   const t = iv.temperature;
   if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0 || t > 100)
     throw badInput(
