@@ -5,32 +5,28 @@
 // experiments: which heads matter (ablate each in turn, rank by change) and the shuffled
 // source without positions (the encoder's attention is a permutation of the original's).
 
-import { el, announce, fmt } from './ui.js';
+import { el, fmt } from './ui.js';
 import { cssAt } from './colormap.js';
 import { MatrixView, drawThumb } from './matrix-view.js';
 import { headMatrix, prepare, causalMask, showPiece } from './attention-data.js';
 import { headPicker, blockShape, BLOCK_NAMES } from './controls.js';
 import { axisNames, headTitle } from './view-attention.js';
 import { chrf } from './chrf.js';
+import { createRanking } from './surgery-ranking.js';
+import { createShuffleCheck } from './surgery-shuffle.js';
 import {
   formatAblate,
   parseAblate,
   hasHead,
   toggleHead,
   pieceDiff,
-  shuffleWords,
-  piecePermutation,
-  permutedMaxDiff,
-  unpermute,
   absDiff,
   meanConfidence,
-  rankHeads,
 } from './surgery-data.js';
 
 const BLOCKS = ['encoder', 'decoder', 'cross'];
 const SHORT = { encoder: 'enc', decoder: 'dec', cross: 'cross' };
 const DEBOUNCE_MS = 250;
-const PERMUTATION_OK = 1e-4; // why: float sums in another order differ in the last bits only
 
 /** What the engine in hand can do, read from the echo of a result it made. */
 export function capabilities(result) {
@@ -181,79 +177,9 @@ export function createSurgeryView(app) {
   });
   const mapNote = el('p.note.sg-mapnote');
 
-  // ---- which heads matter ----
-  const rankBtn = el('button', { type: 'button', id: 'sg-rank' }, 'Ablate each head in turn');
-  const rankCancel = el('button', { type: 'button', id: 'sg-rank-cancel', hidden: true }, 'Cancel');
-  const rankProgress = el('progress', {
-    max: 1,
-    value: 0,
-    hidden: true,
-    'aria-label': 'Heads tried',
-  });
-  const rankStatus = el('span.note.sg-inline', { role: 'status' });
-  const rankBody = el('tbody');
-  const rankTable = el(
-    'table.sg-rank',
-    { hidden: true },
-    el('caption.sr-only', { text: 'Heads ranked by how much ablating each changed the output' }),
-    el(
-      'thead',
-      {},
-      el(
-        'tr',
-        {},
-        ...['#', 'head', 'chrF drop', 'Δ confidence', 'translation without it', ''].map((t) =>
-          el('th', { scope: 'col', text: t }),
-        ),
-      ),
-    ),
-    rankBody,
-  );
-  rankBtn.addEventListener('click', () => runRanking());
-  rankCancel.addEventListener('click', () => rankCtrl?.abort());
-
-  // ---- shuffled source ----
-  const shufBtn = el(
-    'button',
-    { type: 'button', id: 'sg-shuffle' },
-    'Shuffle the words and compare',
-  );
-  const shufAgain = el(
-    'button',
-    { type: 'button', id: 'sg-reshuffle', hidden: true },
-    'Another shuffle',
-  );
-  const shufStatus = el('div.sg-verdicts', { role: 'status', 'aria-live': 'polite' });
-  const smallOpts = (title, slug) => {
-    const mv = new MatrixView({
-      title,
-      domain: 'zeroMax',
-      rowAxis: 'source (query)',
-      colAxis: 'source (key)',
-      maxCell: 16,
-      values: false,
-      onFocus: () => app.setActive(mapTarget(mv, slug)),
-    });
-    return mv;
-  };
-  const shufMaps = {
-    orig: smallOpts('No positions: original order', 'nopos-original'),
-    shuf: smallOpts('No positions: shuffled source', 'nopos-shuffled'),
-    back: smallOpts('No positions: shuffled, re-ordered back', 'nopos-reordered'),
-    posOrig: smallOpts('With positions: original order', 'pos-original'),
-    posBack: smallOpts('With positions: shuffled, re-ordered back', 'pos-reordered'),
-  };
-  const shufGrid = el(
-    'div.sg-shufmaps',
-    { hidden: true },
-    shufMaps.orig.element,
-    shufMaps.shuf.element,
-    shufMaps.back.element,
-    shufMaps.posOrig.element,
-    shufMaps.posBack.element,
-  );
-  shufBtn.addEventListener('click', () => app.set({ shuf: app.state.shuf || 1 }));
-  shufAgain.addEventListener('click', () => app.set({ shuf: app.state.shuf + 1 }));
+  const baseKey = () => `${app.resultId}|${app.state.beam}`;
+  const ranking = createRanking(app, baseKey);
+  const shuffle = createShuffleCheck(app, baseKey, (mv, slug) => mapTarget(mv, slug));
 
   const empty = el('p.note', { text: 'Translate a sentence to operate on its attention.' });
   const body = el(
@@ -288,19 +214,8 @@ export function createSurgeryView(app) {
     el('div.row', {}, picker.node),
     mapNote,
     el('div.grid2', {}, mvBefore.element, mvAfter.element),
-    el('h3', { text: 'Which heads matter?' }),
-    el('p.note', {
-      text: 'Ablates each head alone on this sentence (zero or mean, as chosen above, nothing else changed) and ranks the heads by the chrF drop of the output against the unmodified translation; ties go to the larger change in mean confidence. Activate a row to apply that ablation.',
-    }),
-    el('div.row', {}, rankBtn, rankCancel, rankProgress, rankStatus),
-    el('div.sg-tablewrap', {}, rankTable),
-    el('h3', { text: 'Shuffled source without positions' }),
-    el('p.note', {
-      text: 'Without the position signal self-attention cannot tell word order: shuffle the source words and every attention weight of the encoder is the same, only moved with its words. The check below re-orders the shuffled run’s encoder self-attention back and takes the largest difference from the original over every layer and head. The engine does not expose the encoder’s hidden states, so the check is made on these attention weights (rows and columns permuted); the maps show the layer and head chosen above.',
-    }),
-    el('div.row', {}, shufBtn, shufAgain),
-    shufStatus,
-    shufGrid,
+    ranking.node,
+    shuffle.node,
   );
   const element = el(
     'div.view-surgery',
@@ -316,16 +231,10 @@ export function createSurgeryView(app) {
   let modified = null; // {key, result, error}
   let runCtrl = null;
   let timer = null;
-  let ranking = null; // {key, rows, done}
-  let rankCtrl = null;
-  let shuffle = null; // {key, ...}
-  let shufCtrl = null;
   let shownKey = '';
   let thumbKey = '';
   let runningKey = '';
-  let rankDrawn = -1; // rows in the drawn ranking table
 
-  const baseKey = () => `${app.resultId}|${app.state.beam}`;
   const surgeryKey = () =>
     `${baseKey()}|${JSON.stringify(interventionsOf(app.state, app.result, caps()))}`;
   const setState = (s) => {
@@ -368,262 +277,6 @@ export function createSurgeryView(app) {
     }
     shownKey = '';
     if (app.state.view === 'surgery') render();
-  }
-
-  async function runRanking() {
-    if (!app.result || !app.translator) return;
-    rankCtrl?.abort();
-    const ctrl = new AbortController();
-    rankCtrl = ctrl;
-    const base = app.result;
-    const key = `${baseKey()}|${app.state.amean}`;
-    const heads = [];
-    for (const block of BLOCKS) {
-      const { layers, heads: H } = blockShape(base, block);
-      for (let l = 0; l < layers; l++)
-        for (let h = 0; h < H; h++) heads.push({ block, layer: l, head: h });
-    }
-    ranking = { key, rows: [], done: false, total: heads.length, mean: app.state.amean };
-    rankDrawn = -1;
-    rankBtn.disabled = true;
-    rankCancel.hidden = false;
-    rankProgress.hidden = false;
-    rankProgress.max = heads.length;
-    setRankState('running');
-    const baseConf = meanConfidence(base);
-    try {
-      for (const [k, where] of heads.entries()) {
-        rankProgress.value = k;
-        rankStatus.textContent = `head ${k + 1} of ${heads.length}…`;
-        const r = await app.translator.translate(app.resultText, {
-          beam: app.state.beam,
-          interventions: { ablate: [{ ...where, mean: ranking.mean }] },
-          signal: ctrl.signal,
-        });
-        if (ctrl.signal.aborted || ranking.key !== key) return;
-        const score = chrf(r.text, base.text);
-        ranking.rows.push({
-          ...where,
-          chrf: score,
-          drop: 100 - score,
-          confidenceChange: meanConfidence(r) - baseConf,
-          text: r.text,
-        });
-        if (k % 4 === 3) drawRanking();
-      }
-      ranking.done = true;
-      rankProgress.value = heads.length;
-      rankStatus.textContent = `${heads.length} heads tried.`;
-      announce(`Ranking of ${heads.length} heads ready`);
-    } catch (err) {
-      if (ctrl.signal.aborted || err?.code === 'ABORTED')
-        rankStatus.textContent = `Cancelled after ${ranking.rows.length} of ${heads.length} heads; the partial ranking is shown.`;
-      else rankStatus.textContent = `The experiment failed: ${err?.message ?? err}`;
-    } finally {
-      if (rankCtrl === ctrl) {
-        rankCtrl = null;
-        rankBtn.disabled = false;
-        rankCancel.hidden = true;
-        rankProgress.hidden = true;
-      }
-      setRankState(ranking.done ? 'done' : 'stopped');
-      drawRanking();
-    }
-  }
-
-  function setRankState(s) {
-    element.dataset.ranking = s;
-  }
-
-  function drawRanking() {
-    const rows = ranking?.rows ?? [];
-    rankTable.hidden = !rows.length;
-    if (rows.length === rankDrawn) {
-      // why: rebuilding would drop the keyboard focus from the row just applied
-      const list = parseAblate(app.state.ablate);
-      for (const tr of rankBody.rows) {
-        const on =
-          list.length === 1 &&
-          hasHead(list, tr.dataset.block, Number(tr.dataset.layer), Number(tr.dataset.head));
-        tr.querySelector('button').setAttribute('aria-pressed', String(on));
-      }
-      return;
-    }
-    rankDrawn = rows.length;
-    rankBody.replaceChildren(
-      ...rankHeads(rows).map((r, i) => {
-        const name = `${SHORT[r.block]} L${r.layer + 1} H${r.head + 1}`;
-        const applied =
-          parseAblate(app.state.ablate).length === 1 &&
-          hasHead(parseAblate(app.state.ablate), r.block, r.layer, r.head);
-        return el(
-          'tr',
-          { 'data-block': r.block, 'data-layer': r.layer, 'data-head': r.head },
-          el('td', { text: String(i + 1) }),
-          el('th', {
-            scope: 'row',
-            text: name,
-            title: `${BLOCK_NAMES[r.block]}, layer ${r.layer + 1}, head ${r.head + 1}`,
-          }),
-          el(
-            'td.num',
-            {},
-            el('span.sg-bar', { style: `--w: ${Math.min(100, r.drop).toFixed(1)}%` }),
-            fmt(r.drop, 1),
-          ),
-          el('td.num', {
-            text: `${r.confidenceChange >= 0 ? '+' : '−'}${Math.abs(r.confidenceChange * 100).toFixed(1)} %`,
-          }),
-          el('td.sg-text', { text: r.text, title: r.text }),
-          el(
-            'td',
-            {},
-            el(
-              'button',
-              {
-                type: 'button',
-                'aria-pressed': String(applied),
-                'aria-label': `Apply: ablate ${name}`,
-                onclick: () => {
-                  app.set({ ablate: formatAblate([r]) });
-                  announce(`Ablating ${name}`);
-                },
-              },
-              'apply',
-            ),
-          ),
-        );
-      }),
-    );
-  }
-
-  async function runShuffle() {
-    if (!app.result || !app.translator || !app.state.shuf) return;
-    const key = `${baseKey()}|${app.state.shuf}`;
-    if (shuffle?.key === key) return;
-    shufCtrl?.abort();
-    const ctrl = new AbortController();
-    shufCtrl = ctrl;
-    shuffle = { key, running: true };
-    element.dataset.shuffle = 'running';
-    shufStatus.replaceChildren(
-      el('p.note', { text: 'Translating the shuffled source with and without positions…' }),
-    );
-    const text = app.resultText;
-    const words = shuffleWords(text, app.state.shuf);
-    const go = (t, noPositions) =>
-      app.translator.translate(t, {
-        beam: app.state.beam,
-        attention: true,
-        interventions: noPositions ? { noPositions: true } : {},
-        signal: ctrl.signal,
-      });
-    try {
-      const [orig, shuf, pos, posShuf] = [
-        await go(text, true),
-        await go(words.text, true),
-        await go(text, false),
-        await go(words.text, false),
-      ];
-      if (ctrl.signal.aborted) return;
-      const p = piecePermutation(orig.sourceTokens, shuf.sourceTokens, words.order);
-      shuffle = { key, running: false, words, orig, shuf, pos, posShuf, p };
-      if (p) {
-        shuffle.diffNoPos = permutedMaxDiff(
-          orig.attention.encoderSelf,
-          shuf.attention.encoderSelf,
-          p,
-        );
-        shuffle.diffPos = permutedMaxDiff(
-          pos.attention.encoderSelf,
-          posShuf.attention.encoderSelf,
-          p,
-        );
-      }
-    } catch (err) {
-      if (ctrl.signal.aborted || err?.code === 'ABORTED') return;
-      shuffle = { key, running: false, error: err };
-    } finally {
-      if (shufCtrl === ctrl) shufCtrl = null;
-    }
-    if (app.state.view === 'surgery') drawShuffle();
-  }
-
-  function drawShuffle() {
-    const s = shuffle;
-    shufAgain.hidden = !app.state.shuf;
-    if (!s || !app.state.shuf) {
-      shufStatus.replaceChildren();
-      shufGrid.hidden = true;
-      delete element.dataset.shuffle;
-      return;
-    }
-    if (s.running) return;
-    if (s.error) {
-      element.dataset.shuffle = 'failed';
-      shufStatus.replaceChildren(
-        el('p.note.warn', { text: `The experiment failed: ${s.error.message ?? s.error}` }),
-      );
-      shufGrid.hidden = true;
-      return;
-    }
-    if (!s.p) {
-      element.dataset.shuffle = 'untokenizable';
-      shufStatus.replaceChildren(
-        el('p.note.warn', {
-          text: `“${s.words.text}” was not cut into the same pieces word for word, so the two runs cannot be compared piece by piece. Try another shuffle.`,
-        }),
-      );
-      shufGrid.hidden = true;
-      return;
-    }
-    const okNoPos = s.diffNoPos < PERMUTATION_OK;
-    const okPos = s.diffPos < PERMUTATION_OK;
-    element.dataset.shuffle = okNoPos && !okPos ? 'pass' : 'fail';
-    const same = s.shuf.text === s.orig.text;
-    shufStatus.replaceChildren(
-      el(
-        'p',
-        {},
-        el('span.io-label', { text: 'Shuffled source' }),
-        el('span.sg-src', { text: s.words.text }),
-      ),
-      el(
-        'p.sg-verdict',
-        { 'data-check': 'nopos', 'data-ok': String(okNoPos) },
-        el('strong', { text: okNoPos ? '✓ a permutation' : '✗ not a permutation' }),
-        ` — no positions: max |difference| after re-ordering = ${fmt(s.diffNoPos, 4)} over ${s.orig.attention.encoderSelf.shape[0]} layers × ${s.orig.attention.encoderSelf.shape[1]} heads${okNoPos ? ' (≈ 0: rounding only)' : ''}.`,
-      ),
-      el(
-        'p.sg-verdict',
-        { 'data-check': 'pos', 'data-ok': String(okPos) },
-        el('strong', { text: okPos ? '✓ a permutation' : '✗ not a permutation' }),
-        ` — with positions: max |difference| = ${fmt(s.diffPos, 4)}${okPos ? '' : ': the position signal makes attention depend on where a word stands'}.`,
-      ),
-      el('p.note', {
-        text: `Without positions the shuffled source translates as “${s.shuf.text}”, ${same ? 'the same as the original order (cross-attention sums over a set of source pieces, so their order cannot matter)' : `against “${s.orig.text}” in the original order`}.`,
-      }),
-    );
-    shufGrid.hidden = false;
-    const S = s.orig.sourceTokens.length;
-    const layer = Math.min(app.state.layer, s.orig.attention.encoderSelf.shape[0] - 1);
-    const H = s.orig.attention.encoderSelf.shape[1];
-    const head = app.state.head === 'avg' ? 'avg' : Math.min(app.state.head, H - 1);
-    const label = `layer ${layer + 1} · ${head === 'avg' ? 'average of heads' : `head ${head + 1}`}`;
-    const m = (r) => headMatrix(r, 'encoder', layer, head);
-    const o = m(s.orig);
-    const sh = m(s.shuf);
-    const back = { ...o, values: unpermute(sh.values, S, s.p) };
-    const d = absDiff(o.values, back.values);
-    shufMaps.orig.set(o, { subtitle: label });
-    shufMaps.shuf.set(sh, { subtitle: label });
-    shufMaps.back.set(back, { subtitle: `${label} · max |Δ| ${fmt(d.max, 4)}` });
-    const po = m(s.pos);
-    const pb = { ...po, values: unpermute(m(s.posShuf).values, S, s.p) };
-    shufMaps.posOrig.set(po, { subtitle: label });
-    shufMaps.posBack.set(pb, {
-      subtitle: `${label} · max |Δ| ${fmt(absDiff(po.values, pb.values).max, 4)}`,
-    });
   }
 
   // ---- drawing ----
@@ -898,17 +551,8 @@ export function createSurgeryView(app) {
         costs: mod.costs,
       },
       chrf: mod ? chrf(mod.text, base.text) : null,
-      ranking: ranking?.rows.length ? rankHeads(ranking.rows) : null,
-      shuffle:
-        shuffle?.p !== undefined && !shuffle.running
-          ? {
-              seed: app.state.shuf,
-              shuffled: shuffle.words.text,
-              maxDiffNoPositions: shuffle.diffNoPos ?? null,
-              maxDiffWithPositions: shuffle.diffPos ?? null,
-              permutation: shuffle.p,
-            }
-          : null,
+      ranking: ranking.rows(),
+      shuffle: shuffle.summary(),
     };
   }
 
@@ -930,16 +574,8 @@ export function createSurgeryView(app) {
     syncControls();
     drawThumbs();
     drawComparison();
-    if (ranking && ranking.key !== `${baseKey()}|${ranking.mean}`) {
-      rankCtrl?.abort();
-      ranking = null;
-      rankDrawn = -1;
-      rankStatus.textContent = '';
-      delete element.dataset.ranking;
-    }
-    drawRanking();
-    if (app.state.shuf && shuffle?.key !== `${baseKey()}|${app.state.shuf}`) runShuffle();
-    else drawShuffle();
+    ranking.render();
+    shuffle.render();
   }
 
   return { element, render, exportTarget };
