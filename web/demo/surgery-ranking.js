@@ -171,12 +171,7 @@ export function createRanking(app, baseKey) {
                 'aria-pressed': String(applied(r)),
                 'aria-label': `Apply: ablate ${name}`,
                 onclick: () => {
-                  app.set({
-                    ablate: formatAblate([r]),
-                    block: r.block,
-                    layer: r.layer,
-                    head: r.head,
-                  });
+                  app.set({ ablate: formatAblate([r]) });
                   announce(`Ablating ${name}`);
                 },
               },

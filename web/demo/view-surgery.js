@@ -213,7 +213,7 @@ export function createSurgeryView(app) {
     el('h3', { text: 'Attention of both runs' }),
     el('div.row', {}, picker.node),
     mapNote,
-    el('div.grid2', {}, mvBefore.element, mvAfter.element),
+    el('div.grid2.sg-maps', {}, mvBefore.element, mvAfter.element),
     ranking.node,
     shuffle.node,
   );
@@ -314,7 +314,7 @@ export function createSurgeryView(app) {
                   'aria-label': `Ablate ${BLOCK_NAMES[block]}, layer ${l + 1}, head ${h + 1}`,
                   onclick: () => {
                     const list = toggleHead(parseAblate(app.state.ablate), block, l, h);
-                    app.set({ ablate: formatAblate(list), block, layer: l, head: h });
+                    app.set({ ablate: formatAblate(list) });
                   },
                 },
                 c,
@@ -488,6 +488,7 @@ export function createSurgeryView(app) {
     const base = app.result;
     const key = `${modified?.key}|${app.state.block}|${app.state.layer}|${app.state.head}`;
     if (!modified || modified.key !== surgeryKey()) {
+      setState('pending'); // why: the shown comparison is of an older surgery
       schedule();
       return;
     }
