@@ -307,6 +307,55 @@ export async function surgeryChecks({
       `     engine: linear attention ${r.linear ? 'yes' : 'no'}, costs ${r.costs ? 'yes' : 'no'}`,
     );
   });
+  await check('surgery: with an engine that reports linear and costs, they switch on', async () => {
+    // why: the engine here has neither yet; this stands in for one that has (the contract of
+    // interventions.linear and result.costs), to show the view switches them on by itself
+    await page.evaluate(() => {
+      const t = window.heedDemo.translator;
+      const real = t.translate.bind(t);
+      window.heedSent = [];
+      t.translate = async (text, options = {}) => {
+        const iv = { ...(options.interventions ?? {}) };
+        window.heedSent.push(structuredClone(iv));
+        const linear = iv.linear ?? { kind: 'none', features: 64, seed: 1 };
+        delete iv.linear;
+        const r = await real(text, { ...options, interventions: iv });
+        const S = r.sourceTokens.length;
+        const T = r.targetTokens.length;
+        const cut = linear.kind === 'none' ? 1 : 0.25;
+        r.interventions = { ...r.interventions, linear };
+        r.costs = [
+          { block: 'encoder', layer: 0, macs: S * S * 32 * cut, stateBytes: 0 },
+          { block: 'decoder', layer: 0, macs: T * T * 32, stateBytes: T * 32 * 8 },
+          { block: 'cross', layer: 0, macs: T * S * 32 * cut, stateBytes: S * 32 * 8 * cut },
+        ];
+        return r;
+      };
+    });
+    await page.click('#translate-btn');
+    await page.waitForFunction(() => !document.getElementById('sg-linear').disabled, null, {
+      timeout: 60_000,
+    });
+    await page.selectOption('#sg-linear', 'favor');
+    await page.waitForFunction(
+      () => document.querySelector('.view-surgery').dataset.state !== 'done',
+    );
+    await done(page);
+    const r = await page.evaluate(() => ({
+      sent: window.heedSent.at(-1),
+      rows: document.querySelectorAll('.sg-costtable tbody tr').length,
+      features: document.getElementById('sg-features').disabled,
+      url: location.hash,
+    }));
+    assert(
+      JSON.stringify(r.sent.linear) === JSON.stringify({ kind: 'favor', features: 64, seed: 1 }),
+      `sent ${JSON.stringify(r.sent)}`,
+    );
+    assert(r.rows === 3, `${r.rows} cost rows`);
+    assert(!r.features && /lin=favor/.test(r.url), `features slider off or URL ${r.url}`);
+    await page.$eval('.sg-costs', (e) => e.scrollIntoView());
+    await page.screenshot({ path: path.join(shots, '17-surgery-costs-simulated.png') });
+  });
   await page.close();
 
   await check(
