@@ -19,6 +19,7 @@ import {
   permutedMaxDiff,
   unpermute,
   rankHeads,
+  surgeryInput,
 } from '../../web/demo/surgery-data.js';
 
 const PYTHON = '/usr/bin/python3';
@@ -152,5 +153,23 @@ describe('surgery helpers', () => {
     assert.equal(permutedMaxDiff(t(orig), t(shuf), p), 0);
     assert.deepEqual(unpermute(shuf, S, p), orig);
     assert.ok(permutedMaxDiff(t(orig), t(orig), p) > 0.1);
+  });
+
+  test('the surgery re-translates the shown sentence, as one sequence where texts are split', () => {
+    // a page and engine without sentences: the whole text, no split option
+    assert.deepEqual(surgeryInput({ result: { text: 'x' }, resultText: 'A b.' }), {
+      text: 'A b.',
+      options: {},
+    });
+    // one sentence of a paragraph
+    assert.deepEqual(
+      surgeryInput({ doc: {}, result: { source: 'C d.' }, resultText: 'A b. C d.' }),
+      { text: 'C d.', options: { split: false } },
+    );
+    // a one-sentence text: the result is the whole text's, its one sentence names the source
+    assert.deepEqual(
+      surgeryInput({ doc: {}, result: { sentences: [{ source: 'A b.' }] }, resultText: ' A b.\n' }),
+      { text: 'A b.', options: { split: false } },
+    );
   });
 });

@@ -183,3 +183,17 @@ export function rankHeads(rows) {
     return Math.abs(d) > 1e-9 ? d : Math.abs(y.confidenceChange) - Math.abs(x.confidenceChange);
   });
 }
+
+/**
+ * What the Surgery view re-translates: the sentence the views show (`result.source` once the
+ * engine splits texts into sentences; the page then has `app.doc`), as one sequence
+ * (`split: false`) so that both runs line up piece by piece; else the whole translated text.
+ */
+export function surgeryInput(app) {
+  const r = app.result;
+  const sentence = r?.source ?? (r?.sentences?.length === 1 ? r.sentences[0].source : null);
+  return {
+    text: sentence ?? app.resultText,
+    options: app.doc !== undefined ? { split: false } : {},
+  };
+}

@@ -5,7 +5,14 @@
 import { el, announce, fmt } from './ui.js';
 import { blockShape, BLOCK_NAMES } from './controls.js';
 import { chrf } from './chrf.js';
-import { formatAblate, parseAblate, hasHead, meanConfidence, rankHeads } from './surgery-data.js';
+import {
+  formatAblate,
+  parseAblate,
+  hasHead,
+  meanConfidence,
+  rankHeads,
+  surgeryInput,
+} from './surgery-data.js';
 
 const BLOCKS = ['encoder', 'decoder', 'cross'];
 const SHORT = { encoder: 'enc', decoder: 'dec', cross: 'cross' };
@@ -72,6 +79,7 @@ export function createRanking(app, baseKey) {
     const mean = app.state.amean;
     const key = `${baseKey()}|${mean}`;
     const heads = allHeads(base);
+    const input = surgeryInput(app);
     ranking = { key, rows: [], done: false, mean };
     drawn = -1;
     runBtn.disabled = true;
@@ -85,7 +93,8 @@ export function createRanking(app, baseKey) {
       for (const [k, where] of heads.entries()) {
         progress.value = k;
         status.textContent = `head ${k + 1} of ${heads.length}…`;
-        const r = await app.translator.translate(app.resultText, {
+        const r = await app.translator.translate(input.text, {
+          ...input.options,
           beam: app.state.beam,
           interventions: { ablate: [{ ...where, mean }] },
           signal: mine.signal,

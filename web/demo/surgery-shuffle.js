@@ -12,6 +12,7 @@ import {
   permutedMaxDiff,
   unpermute,
   absDiff,
+  surgeryInput,
 } from './surgery-data.js';
 
 const PERMUTATION_OK = 1e-4; // why: the same sums in another order differ in the last bits only
@@ -85,10 +86,12 @@ export function createShuffleCheck(app, baseKey, exportOf) {
     verdicts.replaceChildren(
       el('p.note', { text: 'Translating the shuffled source with and without positions…' }),
     );
-    const text = app.resultText;
+    const input = surgeryInput(app);
+    const text = input.text;
     const words = shuffleWords(text, app.state.shuf);
     const go = (t, noPositions) =>
       app.translator.translate(t, {
+        ...input.options,
         beam: app.state.beam,
         attention: true,
         interventions: noPositions ? { noPositions: true } : {},

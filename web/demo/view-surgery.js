@@ -22,6 +22,7 @@ import {
   pieceDiff,
   absDiff,
   meanConfidence,
+  surgeryInput,
 } from './surgery-data.js';
 
 const BLOCKS = ['encoder', 'decoder', 'cross'];
@@ -258,7 +259,9 @@ export function createSurgeryView(app) {
     runState.textContent = 'translating with the surgery…';
     const interventions = interventionsOf(app.state, app.result, caps());
     try {
-      const result = await app.translator.translate(app.resultText, {
+      const input = surgeryInput(app);
+      const result = await app.translator.translate(input.text, {
+        ...input.options,
         beam: app.state.beam,
         attention: true,
         interventions,
