@@ -23,6 +23,7 @@
 #include "core/error.h"
 #include "translator/attention_lab.h"
 #include "translator/linear_bench.h"
+#include "translator/sentence_splitter.h"
 #include "translator/translator.h"
 
 namespace {
@@ -97,6 +98,7 @@ val translation_val(const heed::Translation& t, bool copy) {
     r.set("tokenProbs", number_array(t.token_probs));
     r.set("score", t.score);
     r.set("to", val(t.to));
+    r.set("truncated", t.truncated);
     if (t.has_attention) {
         val a = val::object();
         a.set("steps", steps_val(t.attention.steps));
@@ -302,6 +304,24 @@ val sinusoidal_positions(int length, int d_model) {
 // ---- diagnostics -----------------------------------------------------------------------
 
 /// {inUse: bytes allocated by malloc, size: bytes of linear memory} (leak tests).
+/// {sentences, gaps} of a text: gaps[0] + sentences[0] + gaps[1] + ... + gaps[n] is the text
+/// (translator/sentence_splitter.h).
+val split_text(const std::string& text) {
+    const std::vector<heed::TextSpan> spans = heed::split_sentences(text);
+    val sentences = val::array(), gaps = val::array();
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+        gaps.set(i, val(text.substr(at, spans[i].begin - at)));
+        sentences.set(i, val(text.substr(spans[i].begin, spans[i].end - spans[i].begin)));
+        at = spans[i].end;
+    }
+    gaps.set(spans.size(), val(text.substr(at)));
+    val out = val::object();
+    out.set("sentences", sentences);
+    out.set("gaps", gaps);
+    return out;
+}
+
 val heap_stats() {
     struct mallinfo mi = mallinfo();
     val r = val::object();
@@ -331,7 +351,8 @@ EMSCRIPTEN_BINDINGS(heed) {
         .field("attention", &heed::TranslateOptions::return_attention)
         .field("topK", &heed::TranslateOptions::top_k)
         .field("to", &heed::TranslateOptions::to)
-        .field("interventions", &heed::TranslateOptions::interventions);
+        .field("interventions", &heed::TranslateOptions::interventions)
+        .field("split", &heed::TranslateOptions::split);
     emscripten::value_object<heed::Interventions>("Interventions")
         .field("temperature", &heed::Interventions::temperature)
         .field("window", &heed::Interventions::window)
@@ -378,6 +399,7 @@ EMSCRIPTEN_BINDINGS(heed) {
         .function("translateOne", &TranslatorHandle::translate_one)
         .function("explainHead", &TranslatorHandle::explain_head)
         .function("info", &TranslatorHandle::info);
+    emscripten::function("splitSentences", &split_text);
     emscripten::function("attention", &attention);
     emscripten::function("linearAttention", &linear_attention);
     emscripten::function("sinusoidalPositions", &sinusoidal_positions);

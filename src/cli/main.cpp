@@ -1,5 +1,6 @@
 // The `heed` command-line tool: translate, info, bench. Argument parsing and printing only;
 // all work goes through translator/translator.h.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include "cli/attention_file.h"
 #include "cli/line_reader.h"
 #include "core/error.h"
+#include "translator/sentence_splitter.h"
 #include "translator/translator.h"
 
 namespace {
@@ -24,12 +26,13 @@ using nlohmann::json;
 const char* kUsage =
     "usage:\n"
     "  heed translate -m MODEL [--to LANG] [--beam N] [--max-length N] [--length-penalty X]\n"
-    "                 [--attention OUT.json] [--ids] [--temperature X] [--window N]\n"
+    "                 [--attention OUT.json] [--ids] [--no-split] [--temperature X] [--window N]\n"
     "                 [--no-positions] [--ablate enc|dec|cross:LAYER:HEAD[:mean] ...]\n"
     "                 [--sparse RANDOM_BLOCKS [--seed N]] [TEXT ...]\n"
     "      translates each TEXT, or each line of stdin as it arrives when no TEXT is given,\n"
-    "      into LANG (default: the model's first direction); --attention writes a JSON array,\n"
-    "      one element per translation, as it goes. Attention surgery: --temperature multiplies\n"
+    "      into LANG (default: the model's first direction), sentence by sentence (--no-split:\n"
+    "      each TEXT or line is one sequence); --attention writes a JSON array, one element per\n"
+    "      translated sentence, as it goes. Attention surgery: --temperature multiplies\n"
     "      every softmax's scale, --window N keeps encoder self- and cross-attention local,\n"
     "      --no-positions drops the positional encodings, --ablate switches a head off,\n"
     "      --sparse adds global tokens and seeded random key blocks to the window\n"
@@ -116,6 +119,7 @@ Args parse_args(int argc, char** argv) {
         else if (s == "--length-penalty") a.options.length_penalty = parse_float(s, value());
         else if (s == "--attention") a.attention_out = value();
         else if (s == "--ids") a.ids = true;
+        else if (s == "--no-split") a.options.split = false;
         else if (s == "--") { for (++i; i < argc; ++i) a.texts.push_back(argv[i]); }
         else if (s.size() > 1 && s[0] == '-' && a.texts.empty()) throw Error("unknown option " + s);
         else a.texts.push_back(s);
@@ -178,26 +182,56 @@ void note_caps(const Args& a, const heed::Translator& tr) {
                   << positions << ", the model's max_positions\n";
 }
 
-/// Translates, prints (one line per input, flushed) and appends to the attention file.
-/// Returns false when the text was refused (its line stays empty, the error goes to stderr).
+/// Translates one input sentence by sentence (translator/sentence_splitter.h), prints the
+/// joined translation (one line per input, flushed) and appends each sentence to the attention
+/// file. Returns false when a sentence was refused (the line stays empty, the error goes to
+/// stderr); a sentence cut at the length limit is translated and noted on stderr.
 bool translate_one(const Args& a, const heed::Translator& tr, const std::string& text,
                    const std::string& where, heed::cli::AttentionFile* attention) {
+    std::vector<heed::TextSpan> spans = heed::split_sentences(text);
+    if (!a.options.split || spans.size() <= 1) spans = {{0, text.size()}};  // why: a blank text gets the engine's message
+    const std::size_t n = spans.size();
+    auto sentence = [&](std::size_t i) { return text.substr(spans[i].begin, spans[i].end - spans[i].begin); };
+    auto in = [&](std::size_t i) { return n == 1 ? where : where + ", sentence " + std::to_string(i + 1) + " of " + std::to_string(n); };
     try {
-        heed::Translation t = tr.translate({text}, a.options).at(0);
-        std::cout << t.text;
+        std::vector<heed::Translation> done;
+        for (std::size_t first = 0; first < n; first += 64) {  // why: under the batch limits
+            std::vector<std::string> chunk;
+            for (std::size_t i = first; i < std::min(n, first + 64); ++i) chunk.push_back(sentence(i));
+            std::vector<heed::BatchItem> items = tr.translate_batch(chunk, a.options);
+            for (std::size_t k = 0; k < items.size(); ++k) {
+                if (!items[k].ok) throw Error(in(first + k) + ": " + items[k].error);
+                done.push_back(std::move(items[k].translation));
+            }
+        }
+        std::string out;
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            out += text.substr(at, spans[i].begin - at) + done[i].text;
+            at = spans[i].end;
+        }
+        out += text.substr(at);
+        for (char& c : out) if (c == '\n' || c == '\r' || c == '\v' || c == '\f') c = ' ';  // one line per input
+        std::cout << out;
         if (a.ids)
-            for (std::size_t k = 0; k < t.target_ids.size(); ++k)
-                std::cout << (k == 0 ? '\t' : ' ') << t.target_ids[k];
+            for (std::size_t i = 0, k = 0; i < n; ++i)
+                for (int id : done[i].target_ids) std::cout << (k++ == 0 ? '\t' : ' ') << id;
         std::cout << "\n" << std::flush;
-        if (attention) {
-            json j = translation_json(text, t);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (done[i].truncated)
+                std::cerr << "heed: note: " << in(i) << ": decoding stopped at the length limit ("
+                          << done[i].target_ids.size() << " pieces) before </s>; the translation "
+                          << "may be cut (see --max-length)\n";
+            if (!attention) continue;
+            json j = translation_json(n == 1 ? text : sentence(i), done[i]);
             j["interventions"] = interventions_json(a.options.interventions);
+            if (n > 1) { j["sentence"] = i; j["sentences"] = n; }
             attention->add(j);
         }
         return true;
     } catch (const Error& e) {
         std::cout << "\n" << std::flush;  // why: keep output lines aligned with input lines
-        std::cerr << "heed: error: " << where << ": " << e.what() << "\n";
+        std::cerr << "heed: error: " << (std::string(e.what()).rfind(where, 0) == 0 ? "" : where + ": ") << e.what() << "\n";
         return false;
     }
 }

@@ -195,6 +195,7 @@ Translation to_translation(const Tokenizer& tok, const ModelConfig& c, const Pre
         if (h.tokens[i] != c.eos_id) text_ids.push_back(h.tokens[i]);
     }
     out.text = tok.decode(text_ids);
+    out.truncated = h.tokens.empty() || h.tokens.back() != c.eos_id;
     out.score = h.score;
     if (!with_attention) return out;
 

@@ -34,6 +34,10 @@ struct TranslateOptions {
     int top_k = 5;                  ///< candidates recorded per step when return_attention
     std::string to;                 ///< target language; "" = the model's first direction
     Interventions interventions;    ///< attention surgery (model/interventions.h); {} = none
+    /// Callers (the CLI, heed.js) split each text into sentences (sentence_splitter.h) and
+    /// translate them one by one; false: each text is one sequence. translate() itself always
+    /// takes its texts as they are.
+    bool split = true;
 };
 
 /// One translated sentence.
@@ -46,6 +50,9 @@ struct Translation {
     std::vector<float> token_probs;          ///< probability of each target token
     float score = 0.0f;                      ///< sum of log-probabilities (beam: normalised)
     std::string to;                          ///< target language ("" if the model names none)
+    /// true when decoding stopped at the length limit before the model emitted </s>: the
+    /// translation may be missing its end
+    bool truncated = false;
     bool has_attention = false;
     AttentionTrace attention;                ///< filled when options.return_attention
 };

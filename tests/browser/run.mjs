@@ -28,6 +28,9 @@ import { surgeryChecks } from './surgery.mjs';
 
 const SHOTS = path.join(REPO, 'tests/browser/screenshots');
 const TEXT = 'This package contains the documentation for the library.';
+const PARAGRAPH =
+  'This package contains the documentation. It is a simple text editor.\n\n' +
+  'The program is written in Python! It uses the toolkit.\nA library for images.';
 const LONG = Array.from({ length: 320 }, (_, i) => `word${i}`).join(' ');
 // why: the tiny model's positions stop at 64, and its 400-piece vocabulary cuts this into 56
 const PERF_TEXT =
@@ -69,6 +72,7 @@ export async function run({
   const nodeTranslator = await loadTranslator({ model: new Uint8Array(tinyBytes) });
   const expected = await nodeTranslator.translate(TEXT, { beam: 1 });
   const expectedBeam = await nodeTranslator.translate(TEXT, { beam: 4 });
+  const expectedParagraph = await nodeTranslator.translate(PARAGRAPH, { beam: 1 });
   nodeTranslator.dispose();
 
   const server = await serve();
@@ -537,6 +541,58 @@ export async function run({
         await page.fill('#source-text', TEXT);
         await page.click('#translate-btn');
         await settled(page);
+      },
+    );
+
+    await check(
+      'a paragraph: every sentence translated, a picker chooses what the views show',
+      async () => {
+        await page.click('#tab-attention');
+        await page.fill('#source-text', PARAGRAPH);
+        await page.click('#translate-btn');
+        await settled(page);
+        const got = await page.evaluate(() => ({
+          text: document.getElementById('output').dataset.text,
+          groups: document.querySelectorAll('#output .sentence').length,
+          buttons: document.querySelectorAll('#sentence-picker button').length,
+          picker: !document.getElementById('sentence-picker').hidden,
+          live: window.heedDemo.liveSteps,
+        }));
+        const want = expectedParagraph;
+        assert(want.sentences.length === 5, `the splitter found ${want.sentences.length}`);
+        assert(
+          got.text === want.text,
+          `page ${JSON.stringify(got.text)} vs ${JSON.stringify(want.text)}`,
+        );
+        assert(got.groups === 5 && got.buttons === 5 && got.picker, JSON.stringify(got));
+        const allPieces = want.sentences.reduce((n, s) => n + s.targetTokens.length, 0);
+        assert(got.live === allPieces, `${got.live} live steps for ${allPieces} pieces`);
+        const before = await stats(page, '.view-attention .matrix-canvas');
+        await page.click('#sentence-picker button:nth-of-type(3)');
+        const shown = await page.evaluate(() => ({
+          sentence: window.heedDemo.state.sentence,
+          source: window.heedDemo.result.sourceTokens,
+          pressed: document.querySelector('#sentence-picker button[aria-pressed="true"]')
+            .textContent,
+          current: document.querySelector('#output .sentence.current')?.dataset.sentence,
+          hash: location.hash,
+        }));
+        assert(shown.sentence === 2 && shown.current === '2', JSON.stringify(shown));
+        assert(
+          JSON.stringify(shown.source) === JSON.stringify(want.sentences[2].sourceTokens),
+          'the views do not show sentence 3',
+        );
+        assert(/sentence=2/.test(shown.hash), `URL lacks the sentence: ${shown.hash}`);
+        const after = await stats(page, '.view-attention .matrix-canvas');
+        assert(after.hash !== before.hash, 'the heatmap did not change with the sentence');
+        await shot(page, '10-paragraph');
+        const p2 = await context.newPage();
+        watch(p2);
+        await p2.goto(page.url());
+        await settled(p2);
+        const restored = await p2.evaluate(() => window.heedDemo.state.sentence);
+        assert(restored === 2, `the link reopened sentence ${restored}`);
+        await p2.close();
       },
     );
 

@@ -16,6 +16,8 @@ import {
   showOutput,
   showStats,
   unknownNote,
+  showSentencePicker,
+  truncationNote,
 } from './translation.js';
 import { showExportTarget, exportFigure } from './export.js';
 import { createTimelineView } from './view-timeline.js';
@@ -41,7 +43,8 @@ class App {
     this.models = [];
     this.translator = null;
     this.translatorModel = '';
-    this.result = null; // finished TranslationResult (with attention)
+    this.doc = null; // finished TranslationResult of the whole text (one or more sentences)
+    this.result = null; // the sentence of it the views show (with attention)
     this.resultText = '';
     this.live = null; // { sourceTokens, events[] } while decoding
     this.abort = null;
@@ -111,6 +114,7 @@ class App {
     this.translator?.dispose();
     this.translator = null;
     this.result = null;
+    this.doc = null;
     this.translator = await openModel(entry);
     this.translatorModel = id;
     return this.translator;
@@ -139,7 +143,9 @@ class App {
     const ctrl = new AbortController();
     this.abort = ctrl;
     const beam = this.state.beam;
-    this.set({ text, model: modelId }, { render: false });
+    // why: a link restores its sentence; a new text starts at its first
+    const sentence = text === this.state.text ? this.state.sentence : 0;
+    this.set({ text, model: modelId, sentence }, { render: false });
     p.translateButton.disabled = true;
     p.stopButton.hidden = false;
     showPending(' translating…', true);
@@ -147,7 +153,10 @@ class App {
     const t0 = performance.now();
     try {
       this.result = null;
-      this.live = { sourceTokens: null, events: [] };
+      this.doc = null;
+      showSentencePicker(null);
+      this.live = { sentence: 0, sourceTokens: null, events: [] };
+      let drawn = 0; // onStep events drawn live, every sentence's
       this.views.timeline.startLive();
       const result = await translator.translate(text, {
         beam,
@@ -155,23 +164,27 @@ class App {
         topK: 5,
         signal: ctrl.signal,
         onStep: (ev) => {
+          if (ev.sentence !== this.live.sentence) {
+            // why: a paragraph decodes sentence after sentence; the live view follows along
+            this.live = { sentence: ev.sentence, sourceTokens: null, events: [] };
+            this.views.timeline.startLive();
+          }
           this.live.sourceTokens ??= ev.sourceTokens ?? null; // labels for the live cross-attention
           this.live.events.push(ev);
+          drawn++;
           this.views.timeline.liveStep(ev);
         },
       });
       const ms = performance.now() - t0;
       if (ctrl.signal.aborted) return;
-      this.result = result;
-      this.resultId = (this.resultId ?? 0) + 1;
+      this.doc = result;
       this.resultText = text;
-      this.liveSteps = this.live.events.length; // how many onStep events were drawn live
+      this.liveSteps = drawn;
       this.live = null;
-      this.rendered.clear();
-      showOutput(result, (i) => this.jumpToStep(i));
+      this.showSentence(Math.min(sentence, result.sentences.length - 1), { render: false });
       if (this.firstTranslationMs === null) this.firstTranslationMs = performance.now() - T0;
       showStats(result, { text, ms, beam, firstMs: this.firstTranslationMs });
-      const note = unknownNote(result);
+      const note = [truncationNote(result), unknownNote(result)].filter(Boolean).join(' ');
       if (note) showMessage(note, 'info');
       document.documentElement.dataset.heed = 'translated';
       this.views.timeline.finishLive();
@@ -184,6 +197,8 @@ class App {
       } else {
         clearOutput();
         this.result = null;
+        this.doc = null;
+        showSentencePicker(null);
         const what =
           err?.code === 'BAD_INPUT' ? 'The text cannot be translated' : 'Translation failed';
         showMessage(`${what}: ${err?.message ?? err}`);
@@ -195,6 +210,23 @@ class App {
       p.translateButton.disabled = false;
       p.stopButton.hidden = true;
     }
+  }
+
+  /** Shows sentence k of the translated text in the output, the picker and every view. */
+  showSentence(k, { render = true } = {}) {
+    const doc = this.doc;
+    if (!doc) return;
+    const one = doc.sentences.length === 1;
+    this.result = one ? doc : { ...doc.sentences[k], interventions: doc.interventions };
+    this.resultId = (this.resultId ?? 0) + 1;
+    this.rendered.clear();
+    const pick = (s) => (s === this.state.sentence ? null : this.showSentence(s));
+    showOutput(doc, this.resultText, k, (s, i) => (pick(s), this.jumpToStep(i)));
+    showSentencePicker(doc, k, (s) => {
+      this.showSentence(s);
+      announce(`Views show sentence ${s + 1} of ${doc.sentences.length}`);
+    });
+    this.set({ sentence: k, step: -1 }, { render });
   }
 
   jumpToStep(i) {
@@ -297,7 +329,10 @@ async function main() {
       next.text !== app.state.text ||
       next.model !== app.state.model ||
       next.beam !== app.state.beam;
+    const sentence = next.sentence !== app.state.sentence;
     app.state = next;
+    if (!retranslate && sentence && app.doc)
+      return app.showSentence(Math.min(next.sentence, app.doc.sentences.length - 1));
     if (retranslate && next.text) {
       p.source.value = next.text;
       if (next.model) p.modelSelect.value = next.model;

@@ -15,6 +15,7 @@ const IDS = {
   output: 'output',
   confidenceLegend: 'conf-legend',
   stats: 'stats',
+  sentencePicker: 'sentence-picker',
   message: 'message',
   view: 'view',
   exportTarget: 'export-target',

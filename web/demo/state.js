@@ -8,6 +8,7 @@ export const DEFAULTS = {
   model: '',
   beam: 1,
   view: 'timeline', // timeline | attention | explain | lab | positions | surgery
+  sentence: 0, // which sentence of a paragraph the views show
   block: 'cross', // encoder | decoder | cross
   layer: 0,
   head: 0, // head: number or 'avg'
@@ -57,6 +58,7 @@ export function parseState(hash) {
   if (p.has('model')) s.model = p.get('model');
   s.beam = int(p.get('beam'), 1, 8, DEFAULTS.beam);
   if (VIEWS.includes(p.get('view'))) s.view = p.get('view');
+  s.sentence = int(p.get('sentence'), 0, 999, 0);
   if (BLOCKS.includes(p.get('block'))) s.block = p.get('block');
   s.layer = int(p.get('layer'), 0, 63, 0);
   s.head = p.get('head') === 'avg' ? 'avg' : int(p.get('head'), 0, 63, 0);

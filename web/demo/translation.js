@@ -34,8 +34,8 @@ export function clearOutput() {
   p.confidenceLegend.hidden = true;
 }
 
-/** The translation with one underlined span per piece; colour and dots show confidence. */
-export function showOutput(result, onPick) {
+/** One sentence's pieces as underlined spans; colour and dots show confidence. */
+function pieceSpans(result, onPick) {
   const spans = [];
   result.targetTokens.forEach((t, i) => {
     if (t === '</s>') return;
@@ -60,10 +60,75 @@ export function showOutput(result, onPick) {
       ),
     );
   });
+  return spans;
+}
+
+/**
+ * The translation: one underlined span per piece. A text of several sentences keeps the line
+ * breaks of its source (`source`); each sentence is a group, the one the views show
+ * (`selected`) is marked, and a piece picks its sentence and step: onPick(sentence, step).
+ */
+export function showOutput(doc, source, selected, onPick) {
   const { output, confidenceLegend } = page();
-  output.replaceChildren(...spans);
-  output.dataset.text = result.text;
+  if (doc.sentences.length <= 1) output.replaceChildren(...pieceSpans(doc, (i) => onPick(0, i)));
+  else {
+    const parts = [];
+    doc.sentences.forEach((s, k) => {
+      if (k > 0) {
+        const breaks = source.slice(doc.sentences[k - 1].end, s.start).split('\n').length - 1;
+        parts.push(breaks ? '\n'.repeat(Math.min(breaks, 2)) : ' ');
+      }
+      const title = `Sentence ${k + 1}${s.truncated ? ': cut at the length limit' : ''}`;
+      parts.push(
+        el(
+          `span.sentence${k === selected ? '.current' : ''}${s.truncated ? '.cut' : ''}`,
+          { 'data-sentence': k, title },
+          ...pieceSpans(s, (i) => onPick(k, i)),
+        ),
+      );
+    });
+    output.replaceChildren(...parts);
+  }
+  output.dataset.text = doc.text;
   confidenceLegend.hidden = false;
+}
+
+/**
+ * Buttons that pick which sentence of a paragraph the views show (hidden for one sentence);
+ * a sentence cut at the length limit is marked.
+ */
+export function showSentencePicker(doc, selected, onPick) {
+  const { sentencePicker } = page();
+  const n = doc?.sentences.length ?? 0;
+  sentencePicker.hidden = n <= 1;
+  if (n <= 1) return sentencePicker.replaceChildren();
+  sentencePicker.replaceChildren(
+    el('span.picker-label', {}, 'Views show sentence'),
+    ...doc.sentences.map((s, k) =>
+      el(
+        `button${s.truncated ? '.cut' : ''}`,
+        {
+          type: 'button',
+          'aria-pressed': String(k === selected),
+          title: `${s.source}${s.truncated ? ' (translation cut at the length limit)' : ''}`,
+          'aria-label': `Sentence ${k + 1} of ${n}${s.truncated ? ', cut at the length limit' : ''}: ${s.source}`,
+          onclick: () => onPick(k),
+        },
+        `${k + 1}${s.truncated ? ' ✂' : ''}`,
+      ),
+    ),
+  );
+}
+
+/** A note naming the sentences whose translation stopped at the length limit, else null. */
+export function truncationNote(doc) {
+  const cut = doc.sentences.flatMap((s, k) => (s.truncated ? [k + 1] : []));
+  if (!cut.length) return null;
+  const which =
+    doc.sentences.length === 1
+      ? 'The translation'
+      : `The translation of sentence${cut.length > 1 ? 's' : ''} ${cut.join(', ')}`;
+  return `${which} stopped at the length limit before the model ended it, so it may be cut short (✂).`;
 }
 
 /** The speed line under the output. */

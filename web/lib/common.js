@@ -136,6 +136,11 @@ export function checkExplain(result, where) {
     !Array.isArray(result.targetTokens)
   )
     throw badInput('result must be a TranslationResult returned by translate()');
+  if (Array.isArray(result.sentences) && result.sentences.length > 1)
+    throw badInput(
+      `result holds ${result.sentences.length} sentences; explain one of them: ` +
+        'explainHead(result.sentences[i], where)',
+    );
   if (result.to !== undefined && typeof result.to !== 'string')
     throw badInput(`result.to must be a language code string, got ${describe(result.to)}`);
   checkObject(where, 'where');
@@ -244,6 +249,7 @@ export function shapeResult(r, keepAttention) {
     tokenProbs: r.tokenProbs,
     scores: r.score,
     to: r.to,
+    truncated: r.truncated,
   };
   if (keepAttention && r.attention) {
     const a = r.attention;
@@ -261,6 +267,42 @@ export function shapeResult(r, keepAttention) {
     };
   }
   return out;
+}
+
+/**
+ * One TranslationResult from the shaped results of a text's sentences (`parts`: the engine's
+ * splitSentences() of the text, {sentences, gaps}, with gaps[0] + sentences[0] + gaps[1] + ...
+ * the text). The translation keeps the text's own whitespace and line breaks between sentences.
+ * One sentence: its fields at the top level. Several: the top level concatenates their pieces,
+ * ids and probabilities (each sentence's ends with its </s>) and holds no attention; each
+ * sentence's own result, trace included, is in `sentences`.
+ */
+export function paragraphResult(parts, shaped, interventions) {
+  let at = 0;
+  const sentences = shaped.map((r, i) => {
+    at += parts.gaps[i].length;
+    const start = at;
+    at += parts.sentences[i].length;
+    return { ...r, source: parts.sentences[i], start, end: at };
+  });
+  const truncated = shaped.some((r) => r.truncated);
+  if (shaped.length === 1) return { ...shaped[0], truncated, interventions, sentences };
+  const all = (key) => shaped.flatMap((r) => r[key]);
+  let text = parts.gaps[0];
+  shaped.forEach((r, i) => (text += r.text + parts.gaps[i + 1]));
+  return {
+    text,
+    sourceTokens: all('sourceTokens'),
+    targetTokens: all('targetTokens'),
+    sourceIds: all('sourceIds'),
+    targetIds: all('targetIds'),
+    tokenProbs: all('tokenProbs'),
+    scores: shaped.reduce((sum, r) => sum + r.scores, 0),
+    to: shaped[0].to,
+    truncated,
+    interventions,
+    sentences,
+  };
 }
 
 /** Distinct buffers of the typed arrays in a value (the transfer list out of a worker). */

@@ -55,6 +55,9 @@ export interface TranslateOptions {
   lengthPenalty?: number;
   /** return the attention trace (default false) */
   attention?: boolean;
+  /** split a string into sentences and translate each (default true; see TranslationResult);
+   *  false: the whole string is one sequence, refused beyond 250 source pieces */
+  split?: boolean;
   /** candidates per step in the trace, 0..100 (default 5) */
   topK?: number;
   /** target language, one of the targets in `info.directions` (e.g. 'de' for 'en-de');
@@ -84,8 +87,30 @@ export interface StepEvent extends StepInfo {
   tokens: string[];
   /** the source pieces (EOS included), the key labels of `cross` */
   sourceTokens: string[];
+  /** which sentence of the text is being decoded (0-based), and how many the text has */
+  sentence: number;
+  sentences: number;
 }
 
+/** One sentence of a translated text: its own result (trace included) and where it was. */
+export interface SentenceResult extends Omit<TranslationResult, 'sentences' | 'interventions'> {
+  /** the sentence as it stood in the text, without the whitespace around it */
+  source: string;
+  /** its place in the text: text.slice(start, end) === source (UTF-16 indices) */
+  start: number;
+  end: number;
+}
+
+/**
+ * A translated string. The text is split into sentences (every line break, and `.` `!` `?` `…`
+ * before a capitalised word, except after abbreviations, initials and short numbers; see the
+ * README) and each is translated on its own, so a paragraph is never cut short; `text` joins
+ * their translations with the text's own whitespace and line breaks. With one sentence (the
+ * usual case) the fields describe it, as `sentences[0]` does. With several, the token, id and
+ * probability arrays concatenate the sentences' (each ending with its `</s>`), `scores` is
+ * their sum, `attention` is absent and each sentence's trace is in `sentences[i].attention`
+ * (explainHead takes a sentence). A batch (string[]) is not split: each string is one sentence.
+ */
 export interface TranslationResult {
   text: string;
   sourceTokens: string[];
@@ -102,6 +127,11 @@ export interface TranslationResult {
   to: string;
   /** the attention surgery it was made with (all fields, defaults filled in) */
   interventions: Required<Interventions>;
+  /** true when a sentence's decoding stopped at the length limit (maxLength, or the automatic
+   *  2 × source pieces + 10) before the model ended it with </s>: that translation may be cut */
+  truncated: boolean;
+  /** the sentences of the text, in order, each with its own result (one for a batch item) */
+  sentences: SentenceResult[];
   attention?: Attention;
 }
 
@@ -115,13 +145,13 @@ export interface Interventions {
   window?: number;
   /** drop the sinusoidal positions: the encoder becomes permutation-equivariant (default false) */
   noPositions?: boolean;
-  /** heads switched off: output zeroed, or (mean: true) replaced by the mean of the other heads'
-   *  outputs; their attention weights are still recorded. Layers and heads must exist. */
   /** Longformer/BigBird-style sparse attention on top of the window (0 when none is set): the
    *  first and last keys are global, the first and last query positions see every key, and each
    *  block of `block` query positions (1..256, default 4) sees `randomBlocks` (0..64) random key
    *  blocks drawn from `seed`; encoder self- and cross-attention only */
   sparse?: { enabled?: boolean; randomBlocks?: number; block?: number; seed?: number };
+  /** heads switched off: output zeroed, or (mean: true) replaced by the mean of the other heads'
+   *  outputs; their attention weights are still recorded. Layers and heads must exist. */
   ablate?: {
     block: 'encoder' | 'decoder' | 'cross';
     layer: number;

@@ -18,6 +18,7 @@ import {
   guarded,
   hasScheme,
   readBody,
+  paragraphResult,
   shapeResult,
   TranslatorBase,
 } from './common.js';
@@ -271,6 +272,8 @@ function engineOptions(options, { defaults, limits, blocks }) {
     );
   if (typeof o.attention !== 'boolean')
     throw badInput(`options.attention must be a boolean, got ${describe(o.attention)}`);
+  if (typeof o.split !== 'boolean')
+    throw badInput(`options.split must be a boolean, got ${describe(o.split)}`);
   if (typeof o.to !== 'string')
     throw badInput(`options.to must be a language code string, got ${describe(o.to)}`);
   o.surgery = checkInterventions(options.interventions ?? {}, defaults.interventions);
@@ -394,6 +397,9 @@ function stepEvent(step, partial) {
   };
 }
 
+/** A batch item's text as paragraphResult's parts: one sentence, the whole string. */
+const oneSentence = (text) => ({ sentences: [text], gaps: ['', ''] });
+
 class Translator extends TranslatorBase {
   #handle;
   #engine; // the Embind module (its enums)
@@ -470,16 +476,82 @@ class Translator extends TranslatorBase {
 
   #translate(text, { engine, onStep, signal }) {
     if (signal?.aborted) throw abortedError(signal);
-    // why: a result says how it was made, so a trace of a modified model is never mistaken
-    const finish = (r) => ({ ...shapeResult(r, engine.attention), interventions: engine.surgery });
-    if (Array.isArray(text)) {
-      if (text.length === 0) return [];
-      // why: a refused text is its own {error} item; the others are still translated
-      return unwrap(this.#handle.translate(text, engine)).map((r) =>
-        r.error ? { error: r.error } : finish(r),
-      );
+    const shape = (r) => shapeResult(r, engine.attention);
+    if (Array.isArray(text)) return this.#translateBatch(text, engine, shape);
+    const parts = this.#split(text, engine);
+    const n = parts.sentences.length;
+    if (n <= 1) {
+      // why: the text as given (a blank one reaches the engine, which says what is wrong)
+      const step = onStep && ((e) => onStep({ ...e, sentence: 0, sentences: 1 }));
+      const r = this.#translateOne(text, engine, step, signal);
+      return paragraphResult(parts, [shape(r)], engine.surgery);
     }
-    if (!onStep && !signal) return finish(unwrap(this.#handle.translateOne(text, engine, null)));
+    const inSentence = (i, e) => {
+      if (e instanceof HeedError && e.code === 'BAD_INPUT')
+        throw new HeedError('BAD_INPUT', `sentence ${i + 1} of ${n}: ${e.message}`, { cause: e });
+      throw e;
+    };
+    let rows;
+    if (onStep || signal) {
+      // why: one sentence after the other, so steps stream and an abort stops between steps
+      rows = parts.sentences.map((sentence, i) => {
+        const step = onStep && ((e) => onStep({ ...e, sentence: i, sentences: n }));
+        try {
+          return this.#translateOne(sentence, engine, step, signal);
+        } catch (e) {
+          inSentence(i, e);
+        }
+      });
+    } else {
+      rows = [];
+      // why: chunks of 64 sentences stay under the engine's batch limits (texts and pieces)
+      for (let first = 0; first < n; first += 64) {
+        const chunk = parts.sentences.slice(first, first + 64);
+        unwrap(this.#handle.translate(chunk, engine)).forEach((r, k) => {
+          if (r.error) inSentence(first + k, new HeedError(r.error.code, r.error.message));
+          rows.push(r);
+        });
+      }
+    }
+    return paragraphResult(parts, rows.map(shape), engine.surgery);
+  }
+
+  /** {sentences, gaps} of a text: the engine's splitter, or the text whole (split: false). */
+  #split(text, engine) {
+    return engine.split ? this.#engine.splitSentences(text) : oneSentence(text);
+  }
+
+  /**
+   * Every text split into sentences, all sentences decoded in batches of at most 256 (the
+   * engine's limit on texts), regrouped per text; a text with a refused
+   * sentence becomes its {error} item and the others are still translated.
+   */
+  #translateBatch(texts, engine, shape) {
+    const parts = texts.map((t) => {
+      const p = this.#split(t, engine);
+      // why: a blank text reaches the engine whole, which says what is wrong with it
+      return p.sentences.length === 0 ? oneSentence(t) : p;
+    });
+    const flat = parts.flatMap((p) => p.sentences);
+    const rows = [];
+    // why: one engine call per 256 sentences, so the engine's limit on the pieces of one
+    // batch (16,384) still refuses an oversized batch before any decoding
+    for (let first = 0; first < flat.length; first += 256)
+      rows.push(...unwrap(this.#handle.translate(flat.slice(first, first + 256), engine)));
+    let at = 0;
+    return parts.map((p) => {
+      const mine = rows.slice(at, (at += p.sentences.length));
+      const bad = mine.findIndex((r) => r.error);
+      if (bad < 0) return paragraphResult(p, mine.map(shape), engine.surgery);
+      const { code, message } = mine[bad].error;
+      const where = mine.length > 1 ? `sentence ${bad + 1} of ${mine.length}: ` : '';
+      return { error: { code, message: where + message } };
+    });
+  }
+
+  /** One sentence through the engine, with step events and abort when asked for. */
+  #translateOne(text, engine, onStep, signal) {
+    if (!onStep && !signal) return unwrap(this.#handle.translateOne(text, engine, null));
     let aborted = false,
       failure = null;
     const callback = (step, partial) => {
@@ -509,7 +581,7 @@ class Translator extends TranslatorBase {
     );
     if (failure) throw failure.error;
     if (aborted) throw abortedError(signal);
-    return finish(r);
+    return r;
   }
 }
 
