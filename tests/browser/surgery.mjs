@@ -356,6 +356,41 @@ export async function surgeryChecks({
     await page.$eval('.sg-costs', (e) => e.scrollIntoView());
     await page.screenshot({ path: path.join(shots, '17-surgery-costs-simulated.png') });
   });
+  await check(
+    'surgery on a paragraph: the shown sentence is re-translated on its own',
+    async () => {
+      const p3 = await context.newPage();
+      watch(p3);
+      const para = `${text} It is a simple text editor for the terminal.`;
+      await p3.goto(
+        `${server.url}demo/#model=${encodeURIComponent(tiny.id)}&view=surgery&sentence=1&text=${encodeURIComponent(para)}`,
+      );
+      await done(p3);
+      const r = await p3.evaluate(() => ({
+        sentences: window.heedDemo.doc?.sentences.length,
+        source: window.heedDemo.result.source,
+        j: window.heedDemo.views.surgery.exportTarget().json(),
+      }));
+      assert(r.sentences === 2, `${r.sentences} sentences`);
+      assert(r.source === 'It is a simple text editor for the terminal.', `shows ${r.source}`);
+      assert(
+        r.j.chrf === 100 && r.j.modified.text === r.j.unmodified.text,
+        `without surgery the runs of the sentence differ: ${r.j.modified.text} / ${r.j.unmodified.text}`,
+      );
+      await p3.click('#sg-shuffle');
+      await p3.waitForFunction(
+        () =>
+          ['pass', 'fail', 'untokenizable', 'failed'].includes(
+            document.querySelector('.sg-shuffle').dataset.shuffle,
+          ),
+        null,
+        { timeout: 60_000 },
+      );
+      const verdict = await p3.$eval('.sg-shuffle', (e) => e.dataset.shuffle);
+      assert(verdict === 'pass', `shuffle of the second sentence: ${verdict}`);
+      await p3.close();
+    },
+  );
   await page.close();
 
   await check(

@@ -574,7 +574,7 @@ export function createSurgeryView(app) {
     const has = !!app.result?.attention;
     empty.hidden = has;
     body.hidden = !has;
-    if (!has) return;
+    if (!has) return setState('idle');
     syncControls();
     drawThumbs();
     drawComparison();
