@@ -2,8 +2,10 @@
 // browser context with the tiny random model: ablating a head by keyboard changes the
 // translation or its scores and the modified map (never the unmodified one); the shuffled source
 // without positions gives a permuted encoder attention (and with positions does not); "which
-// heads matter" ranks every head and a row applies its ablation; the URL restores the surgery;
-// export; the linear-attention control says why it is off; no horizontal overflow at 390 px.
+// heads matter" ranks every head, can be cancelled, and a row applies its ablation; the URL
+// restores the surgery; export; the linear-attention control says why it is off, and a stand-in
+// engine with interventions.linear and result.costs switches it and the cost table on; one
+// sentence of a paragraph is operated on alone; no horizontal overflow at 390 px with touch.
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -184,6 +186,22 @@ export async function surgeryChecks({
         rows.every((r, i) => i === 0 || rows[i - 1].drop >= r.drop - 0.05),
         `not sorted by chrF drop: ${rows.map((r) => r.drop)}`,
       );
+      // cancel: a run stopped before its first head answers keeps no rows and says so
+      await page.evaluate(() => {
+        document.getElementById('sg-rank').click();
+        document.getElementById('sg-rank-cancel').click();
+      });
+      await page.waitForFunction(
+        () => document.querySelector('.sg-ranking').dataset.ranking === 'stopped',
+      );
+      const said = await page.textContent('.sg-ranking [role="status"]');
+      assert(/Cancelled after 0 of/.test(said), `after cancel: ${said}`);
+      await page.click('#sg-rank');
+      await page.waitForFunction(
+        () => document.querySelector('.sg-ranking').dataset.ranking === 'done',
+        null,
+        { timeout: 90_000 },
+      );
       const top = rows[0];
       await page.click('.sg-rank tbody tr:first-child button');
       const letter = { encoder: 'e', decoder: 'd', cross: 'c' }[top.block];
@@ -267,7 +285,7 @@ export async function surgeryChecks({
     await p2.close();
   });
 
-  await check('surgery: export PNG and JSON of both runs', async () => {
+  await check('surgery: export PNG, SVG and JSON of both runs', async () => {
     const grab = async (id) => {
       const [dl] = await Promise.all([page.waitForEvent('download'), page.click(id)]);
       return { name: dl.suggestedFilename(), bytes: await readFile(await dl.path()) };
@@ -278,6 +296,12 @@ export async function surgeryChecks({
       png.name.startsWith('heed-surgery-') && size.width > 100,
       `png ${png.name} ${JSON.stringify(size)}`,
     );
+    const svg = (await grab('#export-svg')).bytes.toString('utf8');
+    const cells = await page.evaluate((t) => {
+      const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+      return doc.querySelector('parsererror') ? -1 : doc.querySelectorAll('rect').length;
+    }, svg);
+    assert(cells > 10, `svg has ${cells} cells`);
     const json = JSON.parse((await grab('#export-json')).bytes.toString('utf8'));
     assert(
       json.view === 'surgery' &&
