@@ -6,12 +6,12 @@
 // source without positions (the encoder's attention is a permutation of the original's).
 
 import { el, fmt } from './ui.js';
-import { cssAt } from './colormap.js';
 import { MatrixView, drawThumb } from './matrix-view.js';
-import { headMatrix, prepare, causalMask, showPiece } from './attention-data.js';
+import { headMatrix, prepare, causalMask } from './attention-data.js';
 import { headPicker, blockShape, BLOCK_NAMES } from './controls.js';
 import { axisNames, headTitle } from './view-attention.js';
 import { chrf } from './chrf.js';
+import { createSide, createCosts } from './surgery-compare.js';
 import { createRanking } from './surgery-ranking.js';
 import { createShuffleCheck } from './surgery-shuffle.js';
 import {
@@ -21,12 +21,10 @@ import {
   toggleHead,
   pieceDiff,
   absDiff,
-  meanConfidence,
   surgeryInput,
 } from './surgery-data.js';
 
 const BLOCKS = ['encoder', 'decoder', 'cross'];
-const SHORT = { encoder: 'enc', decoder: 'dec', cross: 'cross' };
 const DEBOUNCE_MS = 250;
 
 /** What the engine in hand can do, read from the echo of a result it made. */
@@ -134,32 +132,9 @@ export function createSurgeryView(app) {
 
   // ---- comparison ----
   const chrfLine = el('p.sg-chrf', { role: 'status', 'aria-live': 'polite' });
-  const side = (label) => {
-    const out = el('p.output.sg-out', { 'aria-hidden': 'true' });
-    const said = el('p.sr-only');
-    const stats = el('p.stats');
-    const rows = el('tbody');
-    const table = el(
-      'table.sg-conf',
-      {},
-      el('caption', { text: `${label}: confidence of each piece` }),
-      el('thead', {}, el('tr', {}, el('th', { text: 'piece' }), el('th', { text: 'confidence' }))),
-      rows,
-    );
-    const node = el(
-      'div.sg-side',
-      {},
-      el('span.io-label', { text: label }),
-      out,
-      said,
-      stats,
-      el('details', {}, el('summary', { text: 'Confidence of each piece' }), table),
-    );
-    return { node, out, said, stats, rows, label };
-  };
-  const before = side('Unmodified');
-  const after = side('With surgery');
-  const costsBox = el('div.sg-costs');
+  const before = createSide('Unmodified');
+  const after = createSide('With surgery');
+  const costs = createCosts();
   const picker = headPicker(app, { idPrefix: 'sg' });
   const mapOpts = (title) => ({
     title,
@@ -210,7 +185,7 @@ export function createSurgeryView(app) {
     el('p.note', {
       text: 'Pieces that the other run does not share (a longest-common-subsequence diff) are boxed; the underline shows the model’s confidence in each piece, dotted below 50 %.',
     }),
-    costsBox,
+    costs.node,
     el('h3', { text: 'Attention of both runs' }),
     el('div.row', {}, picker.node),
     mapNote,
@@ -363,99 +338,6 @@ export function createSurgeryView(app) {
     picker.sync();
   }
 
-  function pieces(side, result, same) {
-    const spans = [];
-    result.targetTokens.forEach((t, i) => {
-      if (t === '</s>') return;
-      const p = result.tokenProbs[i];
-      if (t.startsWith('▁') && spans.length) spans.push(' ');
-      spans.push(
-        el(
-          `span.tok${p < 0.5 ? '.low' : ''}${same[i] ? '' : '.changed'}`,
-          {
-            style: `--c: ${cssAt('sequential', p)}`,
-            title: `“${t}” — probability ${(p * 100).toFixed(1)} %${same[i] ? '' : ' — not in the other run'}`,
-          },
-          t === '▁' ? '\u2009' : showPiece(t),
-        ),
-      );
-    });
-    side.out.replaceChildren(...spans);
-    side.out.dataset.text = result.text;
-    const changed = same.filter((x, i) => !x && result.targetTokens[i] !== '</s>').length;
-    side.said.textContent = `${side.label}: ${result.text}. ${changed} piece${changed === 1 ? '' : 's'} not in the other run.`;
-    side.stats.textContent = `mean confidence ${(meanConfidence(result) * 100).toFixed(1)} % · log-probability ${fmt(result.scores, 2)} · ${result.targetTokens.length} pieces`;
-    side.rows.replaceChildren(
-      ...result.targetTokens.map((t, i) =>
-        el(
-          `tr${same[i] ? '' : '.changed'}`,
-          {},
-          el('td', { text: showPiece(t) + (same[i] ? '' : ' (changed)') }),
-          el('td.num', { text: `${(result.tokenProbs[i] * 100).toFixed(1)} %` }),
-        ),
-      ),
-    );
-  }
-
-  function drawCosts(base, mod) {
-    if (!capabilities(mod).costs || !capabilities(base).costs) {
-      costsBox.replaceChildren();
-      return;
-    }
-    const max = (k) => Math.max(1, ...base.costs.map((c) => c[k]), ...mod.costs.map((c) => c[k]));
-    const find = (list, c) => list.find((x) => x.block === c.block && x.layer === c.layer);
-    const rows = base.costs.map((c) => {
-      const m = find(mod.costs, c) ?? { macs: 0, stateBytes: 0 };
-      const bar = (v, k, cls) =>
-        el(`span.sg-bar${cls}`, { style: `--w: ${((100 * v) / max(k)).toFixed(1)}%` });
-      return el(
-        'tr',
-        {},
-        el('th', { scope: 'row', text: `${SHORT[c.block] ?? c.block} L${c.layer + 1}` }),
-        el(
-          'td.num',
-          {},
-          bar(c.macs, 'macs', ''),
-          bar(m.macs, 'macs', '.mod'),
-          `${fmtCount(c.macs)} → ${fmtCount(m.macs)}`,
-        ),
-        el(
-          'td.num',
-          {},
-          bar(c.stateBytes, 'stateBytes', ''),
-          bar(m.stateBytes, 'stateBytes', '.mod'),
-          `${fmtCount(c.stateBytes)} B → ${fmtCount(m.stateBytes)} B`,
-        ),
-      );
-    });
-    costsBox.replaceChildren(
-      el('h3', { text: 'Cost of attention per layer' }),
-      el(
-        'div.sg-tablewrap',
-        {},
-        el(
-          'table.sg-costtable',
-          {},
-          el('caption.note', {
-            text: 'Multiply-accumulates and attention state (cache) bytes: unmodified → with surgery (lighter bar).',
-          }),
-          el(
-            'thead',
-            {},
-            el(
-              'tr',
-              {},
-              el('th', { text: 'layer' }),
-              el('th', { text: 'MACs' }),
-              el('th', { text: 'state' }),
-            ),
-          ),
-          el('tbody', {}, rows),
-        ),
-      ),
-    );
-  }
-
   function drawMaps(base, mod) {
     const block = app.state.block;
     const blocked = (r) => (block === 'decoder' ? causalMask(r.rows, r.cols) : null);
@@ -505,8 +387,8 @@ export function createSurgeryView(app) {
     }
     const mod = modified.result;
     const d = pieceDiff(base.targetTokens, mod.targetTokens);
-    pieces(before, base, d.a);
-    pieces(after, mod, d.b);
+    before.show(base, d.a);
+    after.show(mod, d.b);
     const score = chrf(mod.text, base.text);
     const none = !Object.keys(interventionsOf(app.state, base, caps())).length;
     chrfLine.replaceChildren(
@@ -514,7 +396,7 @@ export function createSurgeryView(app) {
       ` between the two translations (100 = the same characters)${none ? ' — no surgery chosen yet, so both runs are the same' : ''}.`,
     );
     chrfLine.dataset.chrf = score.toFixed(4);
-    drawCosts(base, mod);
+    costs.show(base, mod);
     drawMaps(base, mod);
     setState('done');
   }
@@ -583,14 +465,4 @@ export function createSurgeryView(app) {
   }
 
   return { element, render, exportTarget };
-}
-
-function fmtCount(n) {
-  return n >= 1e9
-    ? `${(n / 1e9).toFixed(2)} G`
-    : n >= 1e6
-      ? `${(n / 1e6).toFixed(2)} M`
-      : n >= 1e3
-        ? `${(n / 1e3).toFixed(1)} k`
-        : String(n);
 }
