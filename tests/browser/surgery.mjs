@@ -7,7 +7,7 @@
 // engine with interventions.linear and result.costs switches it and the cost table on; one
 // sentence of a paragraph is operated on alone; no horizontal overflow at 390 px with touch.
 
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { assert, pngSize, canvasStats } from './helpers.mjs';
 
@@ -292,6 +292,8 @@ export async function surgeryChecks({
     };
     const png = await grab('#export-png');
     const size = pngSize(png.bytes);
+    assert(size.width > size.height, `the PNG of both runs is ${size.width} × ${size.height}`);
+    await writeFile(path.join(shots, 'export-surgery.png'), png.bytes);
     assert(
       png.name.startsWith('heed-surgery-') && size.width > 100,
       `png ${png.name} ${JSON.stringify(size)}`,
@@ -302,6 +304,7 @@ export async function surgeryChecks({
       return doc.querySelector('parsererror') ? -1 : doc.querySelectorAll('rect').length;
     }, svg);
     assert(cells > 10, `svg has ${cells} cells`);
+    assert((svg.match(/<svg /g) ?? []).length === 3, 'the SVG does not hold both runs');
     const json = JSON.parse((await grab('#export-json')).bytes.toString('utf8'));
     assert(
       json.view === 'surgery' &&

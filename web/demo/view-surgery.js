@@ -405,15 +405,18 @@ export function createSurgeryView(app) {
     return {
       title: mv.o.title,
       slug: `surgery-${slug}`,
-      png: () => mv.toPNG(notes()),
-      svg: () => mv.toSVG(notes()),
+      png: () => mv.toPNG(notes(mv)),
+      svg: () => mv.toSVG(notes(mv)),
       json: () => mv.toJSON({ ...summary(), map: slug }),
     };
   }
 
-  function notes() {
-    const iv = interventionsOf(app.state, app.result, caps());
-    return [`surgery: ${JSON.stringify(iv)}`];
+  /** The line under an exported map's title: the surgery it shows, or the check it is from. */
+  function notes(mv) {
+    const iv = JSON.stringify(interventionsOf(app.state, app.result, caps()));
+    if (mv === mvBefore) return [`no surgery (compared with ${iv})`];
+    if (mv === mvAfter) return [`surgery: ${iv}`];
+    return [`shuffled-source check, seed ${app.state.shuf}: encoder self-attention`];
   }
 
   /** Everything the view shows, as data (the JSON export). */
@@ -444,11 +447,13 @@ export function createSurgeryView(app) {
 
   function exportTarget() {
     if (!modified?.result) return null;
-    const t = mapTarget(mvAfter, 'comparison');
     return {
-      ...t,
       title: 'Surgery: both runs',
-      json: () => ({ ...summary(), map: mvAfter.toJSON() }),
+      slug: 'surgery-comparison',
+      png: async () =>
+        pngPair(await mvBefore.toPNG(notes(mvBefore)), await mvAfter.toPNG(notes(mvAfter))),
+      svg: () => svgPair(mvBefore.toSVG(notes(mvBefore)), mvAfter.toSVG(notes(mvAfter))),
+      json: () => ({ ...summary(), maps: [mvBefore.toJSON(), mvAfter.toJSON()] }),
     };
   }
 
@@ -465,4 +470,38 @@ export function createSurgeryView(app) {
   }
 
   return { element, render, exportTarget };
+}
+
+const GAP = 24; // px between the two figures of a side-by-side export
+
+/** Two PNG figures side by side in one PNG. */
+async function pngPair(a, b) {
+  const [x, y] = await Promise.all([a, b].map((blob) => createImageBitmap(blob)));
+  const cv = document.createElement('canvas');
+  cv.width = x.width + GAP * 2 + y.width;
+  cv.height = Math.max(x.height, y.height);
+  const ctx = cv.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, cv.width, cv.height);
+  ctx.drawImage(x, 0, 0);
+  ctx.drawImage(y, x.width + GAP * 2, 0); // why: the PNGs are at 2×, so is the gap
+  return new Promise((resolve) => cv.toBlob(resolve, 'image/png'));
+}
+
+/** Two SVG figures side by side, nested in one SVG. */
+function svgPair(a, b) {
+  const size = (svg) =>
+    svg
+      .match(/width="([\d.]+)" height="([\d.]+)"/)
+      .slice(1)
+      .map(Number);
+  const [w1, h1] = size(a);
+  const [w2, h2] = size(b);
+  const w = w1 + GAP + w2;
+  const h = Math.max(h1, h2);
+  const at = (svg, x) => svg.replace('<svg ', `<svg x="${x}" y="0" `);
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">` +
+    `<rect width="${w}" height="${h}" fill="#fff"/>${at(a, 0)}${at(b, w1 + GAP)}</svg>`
+  );
 }
