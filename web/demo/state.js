@@ -26,7 +26,8 @@ export const DEFAULTS = {
   pdim: 64, // positional encoding length and width
   // surgery: ablated heads ("e0.1_c1.2", surgery-data.js), zero or mean, temperature, window
   // radius (-1 none), sparse with random blocks, no positions, linear attention and its
-  // random features, and the seed of the shuffled-source experiment (0 = not run)
+  // random features, and the seed of the shuffled-source experiment (0 = not run); the URL
+  // accepts the ranges of the view's sliders
   ablate: '',
   amean: false,
   temp: 1,
@@ -78,13 +79,13 @@ export function parseState(hash) {
   if (p.has('ablate')) s.ablate = formatAblate(parseAblate(p.get('ablate')));
   s.amean = p.get('amean') === '1';
   const temp = Number(p.get('temp'));
-  if (p.has('temp') && Number.isFinite(temp) && temp >= 0.1 && temp <= 10) s.temp = temp;
-  s.win = int(p.get('win'), -1, 256, DEFAULTS.win);
+  if (p.has('temp') && Number.isFinite(temp) && temp >= 0.1 && temp <= 4) s.temp = temp;
+  s.win = int(p.get('win'), -1, 32, DEFAULTS.win);
   s.sparse = p.get('sparse') === '1';
-  s.rblocks = int(p.get('rblocks'), 0, 64, DEFAULTS.rblocks);
+  s.rblocks = int(p.get('rblocks'), 0, 8, DEFAULTS.rblocks);
   s.nopos = p.get('nopos') === '1';
   if (LINEAR.includes(p.get('lin'))) s.lin = p.get('lin');
-  s.feat = int(p.get('feat'), 1, 1024, DEFAULTS.feat);
+  s.feat = int(p.get('feat'), 8, 256, DEFAULTS.feat);
   s.shuf = int(p.get('shuf'), 0, 1e6, 0);
   return s;
 }
