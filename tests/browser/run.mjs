@@ -84,7 +84,7 @@ export async function run({
     acceptDownloads: true,
     deviceScaleFactor: 1,
   });
-  const routeFixtures = (route) => {
+  const routeAll = (route) => {
     const url = new URL(route.request().url());
     if (
       !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) &&
@@ -117,7 +117,7 @@ export async function run({
       });
     return route.continue();
   };
-  await context.route('**/*', routeFixtures);
+  await context.route('**/*', routeAll);
   const watch = (page) => {
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(`${m.text()} @ ${m.location()?.url ?? ''}`);
@@ -354,7 +354,7 @@ export async function run({
       await p2.close();
     });
 
-    await check('export: PNG, SVG and JSON download and parse', async () => {
+    await check('export: PNG, SVG, JSON and the whole trace download and parse', async () => {
       const grab = async (id) => {
         const [dl] = await Promise.all([page.waitForEvent('download'), page.click(id)]);
         const file = await dl.path();
@@ -390,6 +390,21 @@ export async function run({
       assert(
         data.model === tiny.id && data.block === 'encoder',
         `json meta: ${data.model} ${data.block}`,
+      );
+      assert(!/heed-attention-attention/.test(png.name), `file name repeats: ${png.name}`);
+      const trace = await grab('#export-trace');
+      const whole = JSON.parse(trace.bytes.toString('utf8'));
+      const s0 = whole.sentences[0];
+      const [L, H, T, S] = s0.attention.cross.shape;
+      assert(
+        whole.translation === expected.text &&
+          T === expected.targetTokens.length &&
+          S === expected.sourceTokens.length &&
+          s0.attention.cross.data.length === L * H * T * S &&
+          s0.attention.encoderSelf.data.length ===
+            s0.attention.encoderSelf.shape.reduce((a, b) => a * b) &&
+          s0.steps.length === T,
+        `whole trace: ${trace.name} ${JSON.stringify(s0.attention.cross.shape)}`,
       );
       await writeFile(path.join(SHOTS, 'export.png'), png.bytes);
     });
@@ -596,6 +611,116 @@ export async function run({
       },
     );
 
+    await check(
+      'phones (360 and 390 px, touch): no sideways scroll; a tap shows its cell',
+      async () => {
+        const phone = await browser.newContext({
+          viewport: { width: 390, height: 844 },
+          hasTouch: true,
+          isMobile: true,
+          deviceScaleFactor: 1,
+        });
+        await phone.route('**/*', routeAll);
+        const p = await phone.newPage();
+        watch(p);
+        try {
+          await p.goto(
+            `${server.url}demo/#model=${encodeURIComponent(tiny.id)}&text=${encodeURIComponent(TEXT)}`,
+          );
+          await settled(p);
+          for (const width of [390, 360]) {
+            await p.setViewportSize({ width, height: 844 });
+            for (const view of ['timeline', 'attention', 'explain', 'lab', 'positions']) {
+              await p.tap(`#tab-${view}`);
+              await p.waitForTimeout(150);
+              const w = await p.evaluate(() => [
+                document.documentElement.scrollWidth,
+                document.documentElement.clientWidth,
+              ]);
+              assert(w[0] <= w[1], `${view} at ${width} px: the page is ${w[0]} px wide`);
+              if (width === 390) await shot(p, `11-phone-${view}`);
+            }
+          }
+          await p.tap('#tab-timeline');
+          await p.waitForSelector('.view-timeline .matrix-canvas');
+          const canvas = '.view-timeline .matrix-canvas';
+          const box = await p.$eval(canvas, (c) => [c.clientWidth, c.clientHeight]);
+          const at = { x: Math.round(box[0] * 0.75), y: Math.round(box[1] * 0.8) };
+          const stepBefore = await p.evaluate(() => window.heedDemo.state.step);
+          await p.tap(canvas, { position: at });
+          const first = await p.evaluate(() => ({
+            cursor: document.querySelector('.view-timeline .matrix-canvas').dataset.cursor,
+            tip: document.querySelector('.tooltip:not([hidden])')?.textContent ?? '',
+            step: window.heedDemo.state.step,
+          }));
+          assert(first.cursor && first.cursor !== '0,0', `the tap showed cell ${first.cursor}`);
+          assert(/tap again/.test(first.tip), `tip: ${first.tip}`);
+          assert(first.step === stepBefore, 'a first tap moved the timeline');
+          await shot(p, '12-phone-tap');
+          await p.tap(canvas, { position: at });
+          const row = Number(first.cursor.split(',')[0]);
+          const second = await p.evaluate(() => window.heedDemo.state.step);
+          assert(second === row + 1, `a second tap went to step ${second}, not ${row + 1}`);
+        } finally {
+          await phone.close();
+        }
+      },
+    );
+
+    await check('Stop mid-text keeps what was decoded, and every view agrees', async () => {
+      await page.click('#tab-timeline');
+      // (words, not numerals: "number 1." reads as an ordinal and would not end a sentence)
+      const text = 'one two three four five six seven eight nine ten eleven twelve'
+        .split(' ')
+        .map((n) => `This is sentence ${n}.`)
+        .join(' ');
+      await page.fill('#source-text', text);
+      // why: the tiny model decodes faster than a click; Stop is pressed from the page as the
+      // third piece of the second sentence arrives
+      await page.evaluate(() => {
+        const app = window.heedDemo;
+        const original = app.views.timeline.liveStep;
+        app.views.timeline.liveStep = (ev) => {
+          original(ev);
+          if (app.live?.sentence === 1 && app.live.events.length === 3) {
+            app.views.timeline.liveStep = original;
+            document.getElementById('stop-btn').click();
+          }
+        };
+      });
+      await page.click('#translate-btn');
+      await settled(page, ['stopped', 'translated']);
+      await page.waitForTimeout(200);
+      const got = await page.evaluate(() => ({
+        state: document.documentElement.dataset.heed,
+        sentences: window.heedDemo.doc?.sentences.length,
+        pieces: window.heedDemo.result?.targetTokens.length,
+        cut: document.querySelectorAll('#output .sentence.cut').length,
+        output: document.getElementById('output').textContent.trim(),
+        stats: document.getElementById('stats').textContent,
+        counter: document.querySelector('.view-timeline .tl-controls, .view-timeline')?.textContent,
+        picker: document.querySelectorAll('#sentence-picker button').length,
+        stop: document.getElementById('stop-btn').hidden,
+      }));
+      assert(got.state === 'stopped', `state ${got.state}`);
+      assert(got.sentences === 2 && got.picker === 2, JSON.stringify(got));
+      assert(got.pieces === 3 && got.cut === 1 && got.output.length > 0, JSON.stringify(got));
+      assert(/^Stopped after 3 pieces of sentence 2 of 12/.test(got.stats), got.stats);
+      assert(got.counter.includes('step 3 of 3'), 'the timeline does not show the 3 pieces');
+      assert(
+        !/Decoding live|Translate a sentence/.test(got.counter),
+        'a live or empty note stayed',
+      );
+      assert(got.stop, 'the Stop button is still shown');
+      await shot(page, '13-stopped');
+      await page.click('#tab-attention');
+      const thumb = await stats(page, '.head-grid button[data-block="encoder"] canvas');
+      assert(thumb.colours > 3, 'the encoder thumbnails of the stopped text are empty');
+      await page.fill('#source-text', `${text} More.`);
+      assert(await page.isVisible('#stale-note'), 'an edited text is not marked as untranslated');
+      await page.click('#tab-timeline');
+    });
+
     await check('bad input gets a clear message', async () => {
       await page.fill('#source-text', '   ');
       await page.click('#translate-btn');
@@ -611,6 +736,8 @@ export async function run({
       await settled(page, ['translate-failed', 'translated']);
       const msg = await page.textContent('#message');
       assert(/cannot be translated/.test(msg), `long text: ${msg}`);
+      const timeline = await page.textContent('.view-timeline');
+      assert(!/step \d+ of \d+/.test(timeline), 'the timeline still counts the previous steps');
       await shot(page, '08-bad-input');
     });
 
@@ -680,7 +807,7 @@ export async function run({
       check,
       context,
       browser,
-      route: routeFixtures,
+      route: routeAll,
       server,
       tiny,
       text: TEXT,

@@ -83,7 +83,7 @@ export function displayToggles(app, idPrefix) {
     'div.sub',
     {},
     el('label', {}, merge, ' merge pieces into words'),
-    el('label', {}, hide, ' hide </s> (renormalise rows)'),
+    el('label', {}, hide, ' hide <s> and </s> (renormalise rows)'),
   );
   return {
     node,

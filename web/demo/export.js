@@ -9,11 +9,56 @@ export function showExportTarget(target) {
   const p = page();
   p.exportTarget.textContent = target ? `Export “${target.title}”:` : 'Nothing to export yet';
   for (const button of [p.exportPng, p.exportSvg, p.exportJson]) button.disabled = !target;
+  p.exportTrace.disabled = !window.heedDemo?.doc;
+}
+
+/** A tensor {shape, data} as JSON-ready numbers (4 decimals keep the file a sensible size). */
+const plain = (t) =>
+  t && { shape: t.shape, data: Array.from(t.data, (x) => Math.round(x * 1e4) / 1e4) };
+
+/**
+ * Downloads the whole translation as one JSON file: every sentence with its tokens, ids,
+ * probabilities, steps (top candidates) and attention of every layer and head (weights rounded
+ * to 4 decimals); `about` says which model, text and options made it.
+ */
+export function exportTrace(doc, about) {
+  const sentences = doc.sentences.map((s) => ({
+    source: s.source ?? null,
+    text: s.text,
+    sourceTokens: s.sourceTokens,
+    targetTokens: s.targetTokens,
+    sourceIds: s.sourceIds,
+    targetIds: s.targetIds,
+    tokenProbs: s.tokenProbs,
+    truncated: Boolean(s.truncated),
+    steps: s.attention?.steps ?? [],
+    attention: s.attention && {
+      encoderSelf: plain(s.attention.encoderSelf),
+      decoderSelf: plain(s.attention.decoderSelf),
+      cross: plain(s.attention.cross),
+      layout: '[layers][heads][queries][keys], row-major',
+    },
+  }));
+  const data = {
+    app: 'heed-demo',
+    ...about,
+    url: location.href,
+    translation: doc.text,
+    stopped: Boolean(doc.stopped),
+    interventions: doc.interventions ?? null,
+    sentences,
+  };
+  const name = `heed-trace-${about.model || 'model'}.json`;
+  download(new Blob([JSON.stringify(data)], { type: 'application/json' }), name);
+  announce('Exported the whole trace as JSON');
 }
 
 /** Downloads `target` as `kind` ('png' | 'svg' | 'json'); `about` goes into the JSON. */
 export async function exportFigure(target, kind, about) {
-  const base = `heed-${about.view}-${target.slug ?? 'view'}`;
+  // why: slugs often start with their view's name already ("timeline-cross-step3")
+  const slug = (target.slug ?? 'view').replace(new RegExp(`^${about.view}-`), '');
+  const sentence = about.sentences > 1 ? `-sentence${about.sentence + 1}` : '';
+  const base = `heed-${about.view}-${slug}${sentence}`;
   if (kind === 'png') download(await target.png(), `${base}.png`);
   else if (kind === 'svg')
     download(new Blob([target.svg()], { type: 'image/svg+xml' }), `${base}.svg`);

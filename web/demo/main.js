@@ -19,7 +19,8 @@ import {
   showSentencePicker,
   truncationNote,
 } from './translation.js';
-import { showExportTarget, exportFigure } from './export.js';
+import { showExportTarget, exportFigure, exportTrace } from './export.js';
+import { stoppedResult } from './partial.js';
 import { createTimelineView } from './view-timeline.js';
 import { createAttentionView } from './view-attention.js';
 import { createExplainView } from './view-explain.js';
@@ -36,6 +37,15 @@ const EXAMPLES = [
   'This package contains the shared library, which is needed to run programs that were compiled against it, as well as the header files and examples for developers.',
 ];
 const T0 = performance.now();
+
+/** Marks the translation as not matching the source text once the text is edited. */
+function markStale() {
+  const p = page();
+  const app = window.heedDemo;
+  const stale = Boolean(app?.doc) && p.source.value !== app.resultText;
+  p.output.classList.toggle('stale', stale);
+  p.staleNote.hidden = !stale;
+}
 
 class App {
   constructor() {
@@ -155,7 +165,8 @@ class App {
       this.result = null;
       this.doc = null;
       showSentencePicker(null);
-      this.live = { sentence: 0, sourceTokens: null, events: [] };
+      // finished: the events of the sentences already decoded (a stopped text keeps them)
+      this.live = { sentence: 0, sentences: 1, sourceTokens: null, events: [], finished: [] };
       let drawn = 0; // onStep events drawn live, every sentence's
       this.views.timeline.startLive();
       const result = await translator.translate(text, {
@@ -166,9 +177,11 @@ class App {
         onStep: (ev) => {
           if (ev.sentence !== this.live.sentence) {
             // why: a paragraph decodes sentence after sentence; the live view follows along
-            this.live = { sentence: ev.sentence, sourceTokens: null, events: [] };
+            const finished = [...this.live.finished, this.live.events];
+            this.live = { sentence: ev.sentence, sourceTokens: null, events: [], finished };
             this.views.timeline.startLive();
           }
+          this.live.sentences = ev.sentences;
           this.live.sourceTokens ??= ev.sourceTokens ?? null; // labels for the live cross-attention
           this.live.events.push(ev);
           drawn++;
@@ -190,9 +203,11 @@ class App {
       this.views.timeline.finishLive();
       this.renderView();
     } catch (err) {
+      const live = this.live;
       this.live = null;
       if (err?.code === 'ABORTED' || ctrl.signal.aborted) {
-        showPending('Stopped.');
+        if (this.abort !== ctrl) return; // a newer translation replaced this one
+        this.showStopped(live, text, beam);
         document.documentElement.dataset.heed = 'stopped';
       } else {
         clearOutput();
@@ -206,10 +221,40 @@ class App {
       }
       this.renderView();
     } finally {
-      if (this.abort === ctrl) this.abort = null;
-      p.translateButton.disabled = false;
-      p.stopButton.hidden = true;
+      // why: a call replaced by a newer one must not re-enable the buttons the newer one uses
+      if (this.abort === ctrl) {
+        this.abort = null;
+        p.translateButton.disabled = false;
+        p.stopButton.hidden = true;
+      }
+      markStale();
     }
+  }
+
+  /** After Stop: what was decoded stays, in the output and every view, marked as stopped. */
+  showStopped(live, text, beam) {
+    const doc = live && stoppedResult(live.finished, live.events, live.sentences);
+    this.resultText = text;
+    if (!doc) {
+      this.doc = this.result = null;
+      clearOutput();
+      showSentencePicker(null);
+      showPending('Stopped before the first piece was decoded.');
+      return;
+    }
+    this.doc = doc;
+    this.liveSteps = doc.targetTokens.length;
+    this.showSentence(doc.sentences.length - 1, { render: false });
+    const n = doc.sentences.at(-1).targetTokens.length;
+    const where =
+      live.sentences > 1 ? ` of sentence ${doc.sentences.length} of ${live.sentences}` : '';
+    page().stats.textContent =
+      `Stopped after ${n} piece${n === 1 ? '' : 's'}${where}; what was decoded is kept, ` +
+      `in the output and every view.`;
+    showMessage(
+      `Stopped: the translation is unfinished (✂)${beam > 1 ? '; under beam search the rows follow the best hypothesis at each step' : ''}.`,
+      'info',
+    );
   }
 
   /** Shows sentence k of the translated text in the output, the picker and every view. */
@@ -246,8 +291,10 @@ class App {
   async exportAs(kind) {
     const t = this.exportTarget();
     if (!t) return;
-    const { model, view } = this.state;
-    await exportFigure(t, kind, { model, text: this.resultText, view });
+    const { model, view, sentence } = this.state;
+    const sentences = this.doc?.sentences.length ?? 1;
+    const about = { model, text: this.resultText, view, sentence, sentences };
+    await exportFigure(t, kind, about);
   }
 }
 
@@ -286,6 +333,7 @@ async function main() {
   // controls
   p.translateButton.addEventListener('click', () => app.translate());
   p.stopButton.addEventListener('click', () => app.abort?.abort());
+  p.source.addEventListener('input', markStale);
   p.source.addEventListener('keydown', (ev) => {
     if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
       ev.preventDefault();
@@ -314,6 +362,11 @@ async function main() {
   p.exportPng.addEventListener('click', () => app.exportAs('png'));
   p.exportSvg.addEventListener('click', () => app.exportAs('svg'));
   p.exportJson.addEventListener('click', () => app.exportAs('json'));
+  p.exportTrace.addEventListener('click', () => {
+    if (!app.doc) return;
+    const { model, beam } = app.state;
+    exportTrace(app.doc, { model, text: app.resultText, beam });
+  });
   p.copyLink.addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(location.href);

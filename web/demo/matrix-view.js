@@ -23,7 +23,11 @@ export class MatrixView {
    * @param {number} [o.maxWidth]     cap on the drawing width
    * @param {boolean|'auto'} [o.values] print values in cells when they fit
    * @param {(i:number, j:number)=>void} [o.onCell]  cursor moved (hover, click or keys)
-   * @param {(i:number, j:number)=>void} [o.onActivate]  click or Enter on a cell
+   * @param {(i:number, j:number)=>void} [o.onActivate]  click or Enter on a cell; on touch the
+   *   first tap shows the cell, a second tap on it activates
+   * @param {string} [o.activateHint]  the tip's line saying what a second tap does
+   * @param {boolean} [o.futureCols]  columns are decoder inputs: column j's label shows only
+   *   once row j is revealed
    * @param {()=>void} [o.onFocus]    the matrix got focus or a pointer (becomes the export target)
    */
   constructor(o) {
@@ -344,8 +348,10 @@ export class MatrixView {
     for (let i = 0; i < rows; i++) {
       if (i % labelStep && i !== ci) continue;
       ctx.font = `${i === ci || i === this.highlightRow ? 'bold ' : ''}${fontPx}px ${FONT}`;
-      ctx.globalAlpha = i < this.visibleRows ? 1 : 0.35;
-      ctx.fillText(clip(rowLabels[i]), x0 - 5, y0 + (i + 0.5) * cell);
+      // why: a row not decoded yet must not tell which piece it will write
+      const known = i < this.visibleRows;
+      ctx.globalAlpha = known ? 1 : 0.35;
+      ctx.fillText(known ? clip(rowLabels[i]) : '·', x0 - 5, y0 + (i + 0.5) * cell);
     }
     ctx.globalAlpha = 1;
     ctx.textAlign = 'left';
@@ -355,7 +361,9 @@ export class MatrixView {
       ctx.translate(x0 + (j + 0.5) * cell, y0 - 5);
       ctx.rotate(-LABEL_ANGLE);
       ctx.font = `${j === cj ? 'bold ' : ''}${fontPx}px ${FONT}`;
-      ctx.fillText(clip(colLabels[j]), 0, 0);
+      // decoder inputs (o.futureCols): input j is only known once step j has run
+      const known = !this.o.futureCols || j < this.visibleRows;
+      ctx.fillText(known ? clip(colLabels[j]) : '·', 0, 0);
       ctx.restore();
     }
   }
@@ -436,7 +444,7 @@ export class MatrixView {
   }
 
   /** Moves the cursor; tip shows near the cell; announce when moved by keyboard. */
-  moveTo(i, j, { speak = false, tipAt = null } = {}) {
+  moveTo(i, j, { speak = false, tipAt = null, hint = null } = {}) {
     const rows = Math.min(this.m.rows, this.visibleRows);
     if (!rows) return;
     i = Math.max(0, Math.min(rows - 1, i));
@@ -444,6 +452,7 @@ export class MatrixView {
     this.cursor = [i, j];
     this.draw();
     const d = this.describe(i, j);
+    if (hint) d.lines.push(hint);
     if (tipAt) showTip(d.lines, tipAt[0], tipAt[1]);
     else {
       const r = this.canvas.getBoundingClientRect();
@@ -483,16 +492,38 @@ export class MatrixView {
         if (this.m) this.draw();
       }
     });
+    // why: a tap focuses the canvas before its click; remember where, so focus shows the
+    // tapped cell and not the top-left one
+    c.addEventListener('pointerdown', (ev) => {
+      this.pointer = { type: ev.pointerType, cell: this.cellAt(ev) };
+    });
     c.addEventListener('click', (ev) => {
       const cell = this.cellAt(ev);
-      if (cell) this.o.onActivate?.(cell[0], cell[1]);
+      const touch = this.pointer && this.pointer.type !== 'mouse';
+      this.pointer = null;
+      if (!cell) return;
+      if (touch && this.o.onActivate) {
+        // a first tap shows the cell's value; a second tap on the same cell activates it
+        const again = this.tapped?.[0] === cell[0] && this.tapped?.[1] === cell[1];
+        this.tapped = again ? null : cell;
+        if (!again) {
+          this.moveTo(cell[0], cell[1], {
+            speak: true,
+            tipAt: [ev.pageX, ev.pageY],
+            hint: this.o.activateHint ?? 'tap again to open',
+          });
+          return;
+        }
+      }
+      this.o.onActivate?.(cell[0], cell[1]);
     });
     c.addEventListener('focus', () => {
       this.focused = true;
       this.o.onFocus?.();
       if (!this.m) return;
-      const [i, j] = this.cursor ?? [0, 0];
-      this.moveTo(i, j, { speak: true });
+      const tapped = this.pointer?.cell;
+      const [i, j] = tapped ?? this.cursor ?? [0, 0];
+      this.moveTo(i, j, { speak: !tapped });
     });
     c.addEventListener('blur', () => {
       this.focused = false;

@@ -13,6 +13,7 @@ const IDS = {
   translateButton: 'translate-btn',
   stopButton: 'stop-btn',
   output: 'output',
+  staleNote: 'stale-note',
   confidenceLegend: 'conf-legend',
   stats: 'stats',
   sentencePicker: 'sentence-picker',
@@ -22,6 +23,7 @@ const IDS = {
   exportPng: 'export-png',
   exportSvg: 'export-svg',
   exportJson: 'export-json',
+  exportTrace: 'export-trace',
   copyLink: 'copy-link',
 };
 

@@ -75,7 +75,8 @@ export function showOutput(doc, source, selected, onPick) {
     const parts = [];
     doc.sentences.forEach((s, k) => {
       if (k > 0) {
-        const breaks = source.slice(doc.sentences[k - 1].end, s.start).split('\n').length - 1;
+        const gap = s.start === undefined ? ' ' : source.slice(doc.sentences[k - 1].end, s.start);
+        const breaks = gap.split('\n').length - 1;
         parts.push(breaks ? '\n'.repeat(Math.min(breaks, 2)) : ' ');
       }
       const title = `Sentence ${k + 1}${s.truncated ? ': cut at the length limit' : ''}`;
@@ -145,5 +146,7 @@ export function showStats(result, { text, ms, beam, firstMs }) {
 export function unknownNote(result) {
   const unk = result.sourceTokens.filter((t) => t === '<unk>').length;
   if (!unk) return null;
-  return `${unk} piece${unk > 1 ? 's' : ''} of the text use characters this model has never seen; ${unk > 1 ? 'they were' : 'it was'} read as <unk>, so the translation may be off.`;
+  return unk > 1
+    ? `${unk} pieces of the text use characters this model has never seen; they were read as <unk>, so the translation may be off.`
+    : 'One piece of the text uses characters this model has never seen; it was read as <unk>, so the translation may be off.';
 }

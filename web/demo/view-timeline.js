@@ -61,15 +61,18 @@ export function createTimelineView(app) {
     maxCell: 30,
     onFocus: () => app.setActive(target(crossMv, 'cross')),
     onActivate: (i) => go(i + 1),
+    activateHint: 'tap again to step the timeline here',
   });
   const selfMv = new MatrixView({
     title: 'Decoder masked self-attention',
     domain: 'zeroMax',
     rowAxis: 'target step',
     colAxis: 'decoder input',
+    futureCols: true,
     maxCell: 30,
     onFocus: () => app.setActive(target(selfMv, 'decoder')),
     onActivate: (i) => go(i + 1),
+    activateHint: 'tap again to step the timeline here',
   });
   const liveNote = el('p.note');
   const pair = el('div.grid2', {}, crossMv.element, selfMv.element);
@@ -142,7 +145,7 @@ export function createTimelineView(app) {
   function start() {
     if (!app.result) return;
     if (cur() >= total()) go(0);
-    play.textContent = '⏸ Pause';
+    play.textContent = '❚❚ Pause';
     play.setAttribute('aria-label', 'Pause');
     const tick = () => {
       if (cur() >= total()) {
@@ -239,6 +242,11 @@ export function createTimelineView(app) {
         : 'Translate a sentence, then replay its decoding here step by step.';
       cands.replaceChildren();
       crossMv.element.hidden = selfMv.element.hidden = true;
+      // why: no counter or slider may still describe the previous text
+      counter.textContent = '';
+      range.max = range.value = '0';
+      for (const b of [first, back, play, fwd, last, range]) b.disabled = true;
+      liveNote.textContent = '';
       return;
     }
     crossMv.element.hidden = selfMv.element.hidden = false;

@@ -85,8 +85,13 @@ export interface StepEvent extends StepInfo {
   decoderSelf: Tensor;
   /** target tokens so far */
   tokens: string[];
-  /** the source pieces (EOS included), the key labels of `cross` */
+  /** the source pieces (EOS included), the key labels of `cross`, and their ids */
   sourceTokens: string[];
+  sourceIds: number[];
+  /** on the first step of each sentence only: the encoder self-attention [layers][heads][S][S]
+   *  (the encoder runs once, before decoding), so the events of a stopped translation still
+   *  hold its whole trace */
+  encoderSelf?: Tensor;
   /** which sentence of the text is being decoded (0-based), and how many the text has */
   sentence: number;
   sentences: number;

@@ -394,6 +394,12 @@ function stepEvent(step, partial) {
     decoderSelf: lastRow(a.decoderSelf, t + 1),
     tokens: [...partial.targetTokens],
     sourceTokens: partial.sourceTokens,
+    sourceIds: partial.sourceIds,
+    // why: the encoder runs once, before the first step; sent once so a listener holds a
+    // whole trace at every step (a stopped translation keeps its attention)
+    ...(t === 0 && {
+      encoderSelf: { shape: a.encoderSelf.shape, data: a.encoderSelf.data.slice() },
+    }),
   };
 }
 
