@@ -39,7 +39,7 @@ export function createShuffleCheck(app, baseKey, exportOf) {
       domain: 'zeroMax',
       rowAxis: 'source (query)',
       colAxis: 'source (key)',
-      maxCell: 16,
+      maxCell: 20,
       values: false,
       onFocus: () => app.setActive(exportOf(mv, slug)),
     });
