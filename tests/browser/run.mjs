@@ -263,6 +263,29 @@ export async function run({
       await shot(page, '03-attention');
     });
 
+    await check('per-head summaries on every thumbnail, and encoder rollout', async () => {
+      const caps = await page.$$eval('.head-grid button.thumb', (bs) =>
+        bs.map((b) => [b.dataset.head, b.querySelector('.cap')?.textContent ?? '', b.title]),
+      );
+      assert(
+        caps.length > 0 && caps.every(([, cap, title]) => cap && /entropy/.test(title)),
+        `captions: ${JSON.stringify(caps.slice(0, 3))}`,
+      );
+      const rolls = caps.filter(([h]) => h === 'rollout').length;
+      const layers = await page.evaluate(
+        () => window.heedDemo.result.attention.encoderSelf.shape[0],
+      );
+      assert(rolls === layers, `${rolls} rollout thumbnails for ${layers} encoder layers`);
+      await page.click(
+        `.head-grid button[data-block="encoder"][data-head="rollout"][data-layer="${layers - 1}"]`,
+      );
+      const title = await page.textContent('.view-attention .matrix-title');
+      assert(/rollout through layers 1–/.test(title), `title: ${title}`);
+      assert(/head=rollout/.test(page.url()), 'rollout is not in the URL');
+      await shot(page, '14-rollout');
+      await page.click('.head-grid button[data-block="cross"][data-head="0"][data-layer="0"]');
+    });
+
     await check('keyboard: arrows move the focused cell and announce its value', async () => {
       await page.focus('.view-attention .matrix-canvas');
       const c0 = await page.getAttribute('.view-attention .matrix-canvas', 'data-cursor');

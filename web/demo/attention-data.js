@@ -1,5 +1,6 @@
-// Pure data helpers for the attention views: slice a trace into one matrix, average heads, hide
-// special tokens (renormalising rows), merge SentencePiece pieces into words. No DOM here.
+// Pure data helpers for the attention views: slice a trace into one matrix, average heads,
+// roll attention out across encoder layers, hide special tokens (renormalising rows), merge
+// SentencePiece pieces into words. No DOM here.
 
 /** A matrix for display: row-major values with row/column labels. */
 export function matrix(rows, cols, values, rowLabels, colLabels) {
@@ -28,6 +29,33 @@ export function sliceHead(tensor, layer, head) {
   return out;
 }
 
+/**
+ * Attention rollout (Abnar & Zuidema 2020, "Quantifying Attention Flow in Transformers", §3)
+ * of encoder self-attention [L][H][S][S] through layers 0..upTo: each layer's head average
+ * with the residual added, Ã = ½A + ½I (rows still sum to 1), then R = Ã_upTo · … · Ã_0.
+ * Row i says how much each input position flows into position i after those layers.
+ */
+export function rollout(tensor, upTo) {
+  const [, , S] = tensor.shape;
+  let r = new Float32Array(S * S);
+  for (let i = 0; i < S; i++) r[i * S + i] = 1;
+  for (let l = 0; l <= upTo; l++) {
+    const a = sliceHead(tensor, l, 'avg');
+    for (let i = 0; i < S; i++) {
+      a[i * S + i] += 1;
+      for (let j = 0; j < S; j++) a[i * S + j] *= 0.5;
+    }
+    const next = new Float32Array(S * S);
+    for (let i = 0; i < S; i++)
+      for (let k = 0; k < S; k++) {
+        const w = a[i * S + k];
+        if (w) for (let j = 0; j < S; j++) next[i * S + j] += w * r[k * S + j];
+      }
+    r = next;
+  }
+  return r;
+}
+
 /** The tensor and labels of one attention block of a finished result. */
 export function blockInfo(result, block) {
   const a = result.attention;
@@ -48,11 +76,20 @@ export function blockInfo(result, block) {
   return { tensor: a.cross, rowLabels: result.targetTokens, colLabels: result.sourceTokens };
 }
 
-/** One head (or the head average) of one block as a display matrix. */
+/**
+ * One head (or 'avg', the head average) of one block as a display matrix; 'rollout' is the
+ * encoder's attention rollout through layers 0..layer (the head average elsewhere).
+ */
 export function headMatrix(result, block, layer, head) {
   const { tensor, rowLabels, colLabels } = blockInfo(result, block);
   const [, , Q, K] = tensor.shape;
-  return matrix(Q, K, sliceHead(tensor, layer, head), rowLabels.slice(0, Q), colLabels.slice(0, K));
+  const values =
+    head === 'rollout'
+      ? block === 'encoder'
+        ? rollout(tensor, layer)
+        : sliceHead(tensor, layer, 'avg')
+      : sliceHead(tensor, layer, head);
+  return matrix(Q, K, values, rowLabels.slice(0, Q), colLabels.slice(0, K));
 }
 
 /**

@@ -17,6 +17,13 @@ export function blockShape(result, block) {
   return { layers: t.shape[0], heads: t.shape[1] };
 }
 
+/** 'head 2', 'average of heads' or (encoder) 'rollout through layers 1–3'. */
+export function headLabel(head, layer) {
+  if (head === 'avg') return 'average of heads';
+  if (head === 'rollout') return `rollout through layers 1–${layer + 1}`;
+  return `head ${head + 1}`;
+}
+
 /** Block / layer / head selects. `blocks` limits the block choice; allowAvg adds "average". */
 export function headPicker(
   app,
@@ -41,7 +48,9 @@ export function headPicker(
   blockSel.addEventListener('change', () => app.set({ block: blockSel.value, layer: 0 }));
   layerSel.addEventListener('change', () => app.set({ layer: Number(layerSel.value) }));
   headSel.addEventListener('change', () =>
-    app.set({ head: headSel.value === 'avg' ? 'avg' : Number(headSel.value) }),
+    app.set({
+      head: ['avg', 'rollout'].includes(headSel.value) ? headSel.value : Number(headSel.value),
+    }),
   );
 
   /** Re-fills the options for the current result and clamps the state into range. */
@@ -55,8 +64,9 @@ export function headPicker(
     if (layers) {
       // why: without a result there is nothing to clamp against (keep the URL's choice)
       if (s.layer >= layers) s.layer = 0;
-      if (s.head !== 'avg' && s.head >= heads) s.head = 0;
-      if (s.head === 'avg' && !allowAvg) s.head = 0;
+      if (Number.isInteger(s.head) && s.head >= heads) s.head = 0;
+      if (s.head === 'rollout' && block !== 'encoder') s.head = 'avg';
+      if (!Number.isInteger(s.head) && !allowAvg) s.head = 0;
     }
     blockSel.value = block;
     layerSel.replaceChildren(
@@ -66,6 +76,9 @@ export function headPicker(
     headSel.replaceChildren(
       ...Array.from({ length: heads }, (_, h) => el('option', { value: h, text: String(h + 1) })),
       ...(allowAvg ? [el('option', { value: 'avg', text: 'average of heads' })] : []),
+      ...(allowAvg && block === 'encoder'
+        ? [el('option', { value: 'rollout', text: 'rollout (layers 1…this)' })]
+        : []),
     );
     headSel.value = String(s.head);
     for (const x of [blockSel, layerSel, headSel]) x.disabled = !layers;

@@ -11,7 +11,7 @@ export const DEFAULTS = {
   sentence: 0, // which sentence of a paragraph the views show
   block: 'cross', // encoder | decoder | cross
   layer: 0,
-  head: 0, // head: number or 'avg'
+  head: 0, // head: number, 'avg' or 'rollout' (encoder)
   step: -1, // timeline: tokens shown (-1 = all)
   merge: false,
   hide: false, // merge pieces into words; hide special tokens
@@ -62,7 +62,9 @@ export function parseState(hash) {
   s.sentence = int(p.get('sentence'), 0, 999, 0);
   if (BLOCKS.includes(p.get('block'))) s.block = p.get('block');
   s.layer = int(p.get('layer'), 0, 63, 0);
-  s.head = p.get('head') === 'avg' ? 'avg' : int(p.get('head'), 0, 63, 0);
+  s.head = ['avg', 'rollout'].includes(p.get('head'))
+    ? p.get('head')
+    : int(p.get('head'), 0, 63, 0);
   s.step = int(p.get('step'), -1, 1000, -1);
   s.merge = p.get('merge') === '1';
   s.hide = p.get('hide') === '1';

@@ -11,8 +11,10 @@ import {
   segmented,
   notesBox,
   blockShape,
+  headLabel,
   BLOCK_NAMES,
 } from './controls.js';
+import { headSummary, summaryCaption, summaryText } from './head-summary.js';
 
 export const BLOCK_NOTES = {
   encoder:
@@ -40,8 +42,7 @@ export function currentMatrix(app, block = app.state.block) {
 }
 
 export function headTitle(state, block = state.block) {
-  const h = state.head === 'avg' ? 'average of heads' : `head ${state.head + 1}`;
-  return `${BLOCK_NAMES[block]} · layer ${state.layer + 1} · ${h}`;
+  return `${BLOCK_NAMES[block]} · layer ${state.layer + 1} · ${headLabel(state.head, state.layer)}`;
 }
 
 export function createAttentionView(app) {
@@ -76,7 +77,7 @@ export function createAttentionView(app) {
     el('div.row', {}, picker.node, show.node, toggles.node),
     el('h3', { text: 'Every head at a glance' }),
     el('p.note', {
-      text: 'One thumbnail per layer (row) and head (column); “avg” is the mean over the heads of a layer. Click one to open it below.',
+      text: 'One thumbnail per layer (row) and head (column); “avg” is the mean over the heads of a layer, and “rollout” follows attention through the encoder’s layers up to that one (Abnar & Zuidema 2020: each layer’s average plus the residual, multiplied layer by layer). Under each, the head’s strongest pattern: diag (itself), prev (the previous piece), first, </s>, mono (a monotonic alignment, cross-attention) when it takes half the weight or more, else the entropy H of its rows (0 = one key, 1 = uniform). Hover or focus a thumbnail for every figure; click one to open it below.',
     }),
     grids,
     blockNote,
@@ -100,7 +101,7 @@ export function createAttentionView(app) {
     };
     return {
       title: headTitle(app.state),
-      slug: `${app.state.block}-l${app.state.layer + 1}-h${app.state.head === 'avg' ? 'avg' : app.state.head + 1}`,
+      slug: `${app.state.block}-l${app.state.layer + 1}-h${Number.isInteger(app.state.head) ? app.state.head + 1 : app.state.head}`,
       png: () => view.toPNG(cur.notes),
       svg: () => view.toSVG(cur.notes),
       json: () => view.toJSON(meta),
@@ -126,34 +127,49 @@ export function createAttentionView(app) {
       for (const block of ['encoder', 'decoder', 'cross']) {
         const { layers, heads } = blockShape(app.result, block);
         const g = el('div.head-grid', {
-          style: `grid-template-columns: auto repeat(${heads + 1}, auto)`,
+          style: `grid-template-columns: auto repeat(${heads + (block === 'encoder' ? 2 : 1)}, auto)`,
         });
         g.append(
           el('span'),
           ...Array.from({ length: heads }, (_, h) => el('span.colhead', { text: `h${h + 1}` })),
           el('span.colhead', { text: 'avg' }),
+          ...(block === 'encoder'
+            ? [el('span.colhead', { text: 'rollout', title: 'attention rollout: layers 1…this' })]
+            : []),
         );
         for (let l = 0; l < layers; l++) {
           g.append(el('span.lab', { text: `layer ${l + 1}` }));
-          for (const h of [...Array(heads).keys(), 'avg']) {
+          const kinds = [
+            ...Array(heads).keys(),
+            'avg',
+            ...(block === 'encoder' ? ['rollout'] : []),
+          ];
+          for (const h of kinds) {
             const c = el('canvas', { width: 1, height: 1 });
             const { matrix } = prepare(headMatrix(app.result, block, l, h), {
               merge: app.state.merge,
               hide: app.state.hide,
             });
             drawThumb(c, matrix, 'sequential', [0, Math.max(1e-6, maxOf(matrix.values))]);
+            // why: a caption per head (its strongest pattern) lets a user find heads at a glance
+            const cross = block === 'cross';
+            const sum = headSummary(matrix, { cross });
+            const what = `${BLOCK_NAMES[block]}, layer ${l + 1}, ${headLabel(h, l)}`;
             g.append(
               el(
-                'button',
+                'button.thumb',
                 {
                   type: 'button',
                   'data-block': block,
                   'data-layer': l,
                   'data-head': h,
-                  'aria-label': `${BLOCK_NAMES[block]}, layer ${l + 1}, ${h === 'avg' ? 'average of heads' : `head ${h + 1}`}`,
+                  'data-pattern': sum.pattern,
+                  title: `${what}: ${summaryText(sum, { cross })}`,
+                  'aria-label': `${what}; ${summaryText(sum, { cross })}`,
                   onclick: () => app.set({ block, layer: l, head: h }),
                 },
                 c,
+                el('span.cap', { 'aria-hidden': 'true', text: summaryCaption(sum) }),
               ),
             );
           }

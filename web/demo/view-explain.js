@@ -161,7 +161,7 @@ export function createExplainView(app) {
       cache.clear();
       lastResult = app.result;
     }
-    if (app.state.head === 'avg') app.state.head = 0;
+    if (!Number.isInteger(app.state.head)) app.state.head = 0;
     status.textContent = 'Computing…';
     let got;
     try {

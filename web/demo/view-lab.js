@@ -284,7 +284,7 @@ export function createLabView(app) {
       };
     }
     if (!app.result || !app.translator) return null;
-    const head = app.state.head === 'avg' ? 0 : app.state.head;
+    const head = Number.isInteger(app.state.head) ? app.state.head : 0;
     const key = `${head}`;
     if (qkvCache.result !== app.result) {
       qkvCache.result = app.result;
@@ -320,7 +320,7 @@ export function createLabView(app) {
     headSel.replaceChildren(
       ...Array.from({ length: heads }, (_, h) => el('option', { value: h, text: String(h + 1) })),
     );
-    headSel.value = String(app.state.head === 'avg' ? 0 : app.state.head);
+    headSel.value = String(Number.isInteger(app.state.head) ? app.state.head : 0);
     status.textContent = 'Loading the attention kernels…';
     try {
       lab ??= await app.lab();

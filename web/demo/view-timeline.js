@@ -6,7 +6,7 @@ import { el, fmt, reducedMotion, announce } from './ui.js';
 import { MatrixView } from './matrix-view.js';
 import { cssAt } from './colormap.js';
 import { headMatrix, decoderInputs, showPiece, sliceHead } from './attention-data.js';
-import { headPicker } from './controls.js';
+import { headPicker, headLabel } from './controls.js';
 
 const SPEEDS = [
   ['900', 'slow'],
@@ -252,7 +252,7 @@ export function createTimelineView(app) {
     crossMv.element.hidden = selfMv.element.hidden = false;
     // why: give each matrix width in proportion to its columns, so a long source is not squeezed
     pair.style.gridTemplateColumns = `minmax(280px, ${d.cross.cols + 6}fr) minmax(280px, ${d.self.cols + 6}fr)`;
-    const h = app.state.head === 'avg' ? 'average of heads' : `head ${app.state.head + 1}`;
+    const h = headLabel(app.state.head, app.state.layer);
     crossMv.set(d.cross, { title: `Cross-attention · layer ${app.state.layer + 1} · ${h}` });
     selfMv.set(d.self, {
       title: `Decoder masked self-attention · layer ${app.state.layer + 1} · ${h}`,
