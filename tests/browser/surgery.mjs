@@ -152,6 +152,13 @@ export async function surgeryChecks({
       );
       await page.$eval('.sg-shuffle', (e) => e.scrollIntoView());
       await shot(page, '13-surgery-shuffle');
+      // the maps follow the head picker, the encoder's rollout included
+      await page.selectOption('#sg-block', 'encoder');
+      await page.selectOption('#sg-head', 'rollout');
+      const sub = await page.textContent('.sg-shuffle .matrix-sub');
+      assert(/rollout/.test(sub), `shuffle map subtitle: ${sub}`);
+      await page.selectOption('#sg-block', 'cross');
+      await page.selectOption('#sg-layer', '1');
     },
   );
 

@@ -6,6 +6,7 @@
 import { el, fmt } from './ui.js';
 import { MatrixView } from './matrix-view.js';
 import { headMatrix } from './attention-data.js';
+import { headLabel } from './controls.js';
 import {
   shuffleWords,
   piecePermutation,
@@ -189,8 +190,12 @@ export function createShuffleCheck(app, baseKey, exportOf) {
     grid.hidden = false;
     const S = s.orig.sourceTokens.length;
     const layer = Math.min(app.state.layer, L - 1);
-    const head = app.state.head === 'avg' ? 'avg' : Math.min(app.state.head, H - 1);
-    const label = `layer ${layer + 1} · ${head === 'avg' ? 'average of heads' : `head ${head + 1}`}`;
+    // why: a number, or 'avg' / 'rollout' (a mean and a product of attention matrices: both
+    // permute with the words as well)
+    const head = Number.isInteger(app.state.head)
+      ? Math.min(app.state.head, H - 1)
+      : app.state.head;
+    const label = `layer ${layer + 1} · ${headLabel(head, layer)}`;
     const m = (r) => headMatrix(r, 'encoder', layer, head);
     const reordered = (orig, shuf) => ({ ...orig, values: unpermute(shuf.values, S, s.p) });
     const o = m(s.orig);

@@ -360,7 +360,7 @@ export function createSurgeryView(app) {
       subtitle: `${b.rows} × ${b.cols}`,
     });
     const ablated =
-      app.state.head !== 'avg' &&
+      Number.isInteger(app.state.head) &&
       hasHead(parseAblate(app.state.ablate), block, app.state.layer, app.state.head);
     const diff =
       a.rows === b.rows && a.cols === b.cols
