@@ -107,7 +107,7 @@ export async function surgeryChecks({
       console.log(
         `     ablating encoder L1 H1: “${cut.base.text}” → “${cut.mod.text}” (chrF ${cut.chrf.toFixed(1)})`,
       );
-      await shot(page, '12-surgery-ablate');
+      await shot(page, '20-surgery-ablate');
     },
   );
 
@@ -151,7 +151,7 @@ export async function surgeryChecks({
         `     max |Δ| no positions ${r.summary.maxDiffNoPositions.toExponential(2)}, with positions ${r.summary.maxDiffWithPositions.toFixed(3)}`,
       );
       await page.$eval('.sg-shuffle', (e) => e.scrollIntoView());
-      await shot(page, '13-surgery-shuffle');
+      await shot(page, '21-surgery-shuffle');
       // the maps follow the head picker, the encoder's rollout included
       await page.selectOption('#sg-block', 'encoder');
       await page.selectOption('#sg-head', 'rollout');
@@ -159,6 +159,7 @@ export async function surgeryChecks({
       assert(/rollout/.test(sub), `shuffle map subtitle: ${sub}`);
       await page.selectOption('#sg-block', 'cross');
       await page.selectOption('#sg-layer', '1');
+      await page.selectOption('#sg-head', '0');
     },
   );
 
@@ -231,7 +232,7 @@ export async function surgeryChecks({
         `     top head: ${top.block} L${top.layer + 1} H${top.head + 1} (chrF drop ${top.drop})`,
       );
       await page.$eval('.sg-ranking', (e) => e.scrollIntoView());
-      await shot(page, '14-surgery-ranking');
+      await shot(page, '22-surgery-ranking');
     },
   );
 
@@ -388,7 +389,7 @@ export async function surgeryChecks({
     assert(r.rows === 3, `${r.rows} cost rows`);
     assert(!r.features && /lin=favor/.test(r.url), `features slider off or URL ${r.url}`);
     await page.$eval('.sg-costs', (e) => e.scrollIntoView());
-    await page.screenshot({ path: path.join(shots, '17-surgery-costs-simulated.png') });
+    await page.screenshot({ path: path.join(shots, '25-surgery-costs-simulated.png') });
   });
   await check(
     'surgery on a paragraph: the shown sentence is re-translated on its own',
@@ -463,9 +464,9 @@ export async function surgeryChecks({
           .map((e) => `${e.tagName}.${e.className}`),
       }));
       assert(w.scroll <= 390 && w.inner === 390, `page is ${w.scroll} px wide at 390: ${w.wide}`);
-      await shot(p, '15-surgery-phone');
+      await shot(p, '23-surgery-phone');
       await p.$eval('.sg-compare', (e) => e.scrollIntoView());
-      await p.screenshot({ path: path.join(shots, '16-surgery-phone-compare.png') });
+      await p.screenshot({ path: path.join(shots, '24-surgery-phone-compare.png') });
       await phone.close();
       if (restored) console.log(`     phone: restored “${restored.mod.text}”`);
     },
