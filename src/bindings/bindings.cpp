@@ -87,6 +87,26 @@ val steps_val(const std::vector<heed::StepTrace>& steps) {
     return out;
 }
 
+/// The beam tree: per step, [{token, piece, parent, logprob, finished}].
+val beam_val(const heed::AttentionTrace& a) {
+    val steps = val::array();
+    for (std::size_t t = 0; t < a.beam.size(); ++t) {
+        val nodes = val::array();
+        for (std::size_t k = 0; k < a.beam[t].size(); ++k) {
+            const heed::BeamNode& b = a.beam[t][k];
+            val n = val::object();
+            n.set("token", b.token);
+            n.set("piece", val(b.piece));
+            n.set("parent", b.parent);
+            n.set("logprob", b.logprob);
+            n.set("finished", b.finished);
+            nodes.set(k, n);
+        }
+        steps.set(t, nodes);
+    }
+    return steps;
+}
+
 /// A Translation as a plain object; attention arrays copied, or viewed when `copy` is false.
 val translation_val(const heed::Translation& t, bool copy) {
     val r = val::object();
@@ -102,6 +122,10 @@ val translation_val(const heed::Translation& t, bool copy) {
     if (t.has_attention) {
         val a = val::object();
         a.set("steps", steps_val(t.attention.steps));
+        if (!t.attention.beam.empty()) {
+            a.set("beam", beam_val(t.attention));
+            a.set("beamWinner", t.attention.beam_winner);
+        }
         // why: views last; converting a std::string mallocs, which may grow (detach) memory
         a.set("encoderSelf", tensor(t.attention.encoder_self, copy));
         a.set("decoderSelf", tensor(t.attention.decoder_self, copy));
@@ -341,6 +365,10 @@ val ablations_to_js(const heed::Interventions& iv) {
 void ablations_from_js(heed::Interventions& iv, val list) {
     iv.ablations = emscripten::vecFromJSArray<heed::HeadAblation>(list);
 }
+val forced_to_js(const heed::TranslateOptions& o) { return number_array(o.forced_prefix); }
+void forced_from_js(heed::TranslateOptions& o, val list) {
+    o.forced_prefix = emscripten::vecFromJSArray<int>(list);
+}
 
 EMSCRIPTEN_BINDINGS(heed) {
     // why: one name per option end to end; JS objects convert to TranslateOptions field by field
@@ -352,7 +380,8 @@ EMSCRIPTEN_BINDINGS(heed) {
         .field("topK", &heed::TranslateOptions::top_k)
         .field("to", &heed::TranslateOptions::to)
         .field("interventions", &heed::TranslateOptions::interventions)
-        .field("split", &heed::TranslateOptions::split);
+        .field("split", &heed::TranslateOptions::split)
+        .field("forcedPrefix", &forced_to_js, &forced_from_js);
     emscripten::value_object<heed::Interventions>("Interventions")
         .field("temperature", &heed::Interventions::temperature)
         .field("window", &heed::Interventions::window)

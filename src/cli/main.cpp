@@ -26,13 +26,15 @@ using nlohmann::json;
 const char* kUsage =
     "usage:\n"
     "  heed translate -m MODEL [--to LANG] [--beam N] [--max-length N] [--length-penalty X]\n"
-    "                 [--attention OUT.json] [--ids] [--no-split] [--temperature X] [--window N]\n"
+    "                 [--attention OUT.json] [--ids] [--no-split] [--forced-prefix ID,ID,...]\n"
+    "                 [--temperature X] [--window N]\n"
     "                 [--no-positions] [--ablate enc|dec|cross:LAYER:HEAD[:mean] ...]\n"
     "                 [--sparse RANDOM_BLOCKS [--seed N]] [TEXT ...]\n"
     "      translates each TEXT, or each line of stdin as it arrives when no TEXT is given,\n"
     "      into LANG (default: the model's first direction), sentence by sentence (--no-split:\n"
     "      each TEXT or line is one sequence); --attention writes a JSON array, one element per\n"
-    "      translated sentence, as it goes. Attention surgery: --temperature multiplies\n"
+    "      translated sentence, as it goes; --forced-prefix makes the decoder take these target\n"
+    "      ids first (\"what if\"). Attention surgery: --temperature multiplies\n"
     "      every softmax's scale, --window N keeps encoder self- and cross-attention local,\n"
     "      --no-positions drops the positional encodings, --ablate switches a head off,\n"
     "      --sparse adds global tokens and seeded random key blocks to the window\n"
@@ -120,6 +122,11 @@ Args parse_args(int argc, char** argv) {
         else if (s == "--attention") a.attention_out = value();
         else if (s == "--ids") a.ids = true;
         else if (s == "--no-split") a.options.split = false;
+        else if (s == "--forced-prefix") {
+            std::stringstream ids(value());  // comma-separated target ids
+            for (std::string id; std::getline(ids, id, ',');)
+                a.options.forced_prefix.push_back(parse_int(s, id));
+        }
         else if (s == "--") { for (++i; i < argc; ++i) a.texts.push_back(argv[i]); }
         else if (s.size() > 1 && s[0] == '-' && a.texts.empty()) throw Error("unknown option " + s);
         else a.texts.push_back(s);

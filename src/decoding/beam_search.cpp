@@ -32,6 +32,9 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
     live_score[0] = 0.0f;  // why: all rows start identical; only row 0 may expand at step 0
     StepAttention trace;
     std::vector<std::size_t> order(std::size_t(K) * V);
+    // beam tree (when recording): the nodes of each step, and each live row's node
+    std::vector<std::vector<BeamNode>> tree;
+    std::vector<int> live_node(K, -1);
 
     for (int t = 0; t < opt.max_length; ++t) {
         model.step(memories, tokens, state, logits.data(), opt.return_attention ? &trace : nullptr);
@@ -39,6 +42,18 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
             float* lp = logits.data() + std::size_t(r) * V;
             log_softmax(lp, V);
             for (int v = 0; v < V; ++v) lp[v] += live_score[r];  // candidate totals
+        }
+        // what if: only the forced token may extend a row (its probability stays the model's)
+        std::vector<float> forced_lp;
+        if (t < int(opt.forced_prefix.size())) {
+            const int f = opt.forced_prefix[t];
+            forced_lp.resize(K);
+            for (int r = 0; r < K; ++r) {
+                float* row = logits.data() + std::size_t(r) * V;
+                forced_lp[r] = row[f];
+                std::fill(row, row + V, -std::numeric_limits<float>::infinity());
+                row[f] = forced_lp[r];
+            }
         }
         // the 2K best (row, token) pairs; ties go to the lower flat index
         const std::size_t n_cand = std::min<std::size_t>(2 * K, order.size());
@@ -62,13 +77,24 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
                 StepRecord rec;
                 rec.token = v;
                 rec.prob = std::exp(token_lp);
-                std::vector<float> row_lp(logits.begin() + std::size_t(r) * V,
-                                          logits.begin() + std::size_t(r + 1) * V);
-                for (float& x : row_lp) x -= live_score[r];
-                record_top_k(row_lp.data(), V, opt.top_k, rec);
+                if (forced_lp.empty()) {
+                    std::vector<float> row_lp(logits.begin() + std::size_t(r) * V,
+                                              logits.begin() + std::size_t(r + 1) * V);
+                    for (float& x : row_lp) x -= live_score[r];
+                    record_top_k(row_lp.data(), V, opt.top_k, rec);
+                } else {  // why: the forced step's row was masked; its candidates are its own
+                    rec.top_ids = {v};
+                    rec.top_probs = {rec.prob};
+                }
                 rec.self_attn = trace.self[r];
                 rec.cross_attn = trace.cross[r];
                 h.steps.push_back(std::move(rec));
+            }
+            if (opt.return_attention) {
+                if (int(tree.size()) <= t) tree.emplace_back();
+                h.beam_node = int(tree[t].size());
+                tree[t].push_back(
+                    BeamNode{v, {}, t == 0 ? -1 : live_node[r], total, v == c.eos_id});
             }
             if (v == c.eos_id) {
                 if (int(finished.size()) < K) {
@@ -91,6 +117,7 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
             next_score.push_back(-std::numeric_limits<float>::infinity());
         }
         state.reorder(parents);
+        for (int r = 0; r < K; ++r) live_node[r] = next[r].beam_node;
         live = std::move(next);
         tokens = next_tokens;
         live_score = next_score;
@@ -106,10 +133,11 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
         }
     }
     if (finished.empty()) return Hypothesis{};
-    return *std::max_element(finished.begin(), finished.end(),
-                             [](const Hypothesis& a, const Hypothesis& b) {
-                                 return a.score < b.score;
-                             });
+    Hypothesis best = *std::max_element(
+        finished.begin(), finished.end(),
+        [](const Hypothesis& a, const Hypothesis& b) { return a.score < b.score; });
+    best.beam = std::move(tree);
+    return best;
 }
 
 }  // namespace heed

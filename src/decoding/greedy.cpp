@@ -28,7 +28,8 @@ void record_top_k(const float* logprobs, int n, int k, StepRecord& rec) {
     for (int i = 0; i < k; ++i) rec.top_probs[i] = std::exp(logprobs[idx[i]]);
 }
 
-std::vector<Hypothesis> greedy_search(const Model& model, const std::vector<const Memory*>& memories,
+std::vector<Hypothesis> greedy_search(const Model& model,
+                                      const std::vector<const Memory*>& memories,
                                       const SearchOptions& opt, const SearchObserver& observer) {
     const ModelConfig& c = model.config();
     const int R = int(memories.size()), V = c.vocab_size;
@@ -47,7 +48,8 @@ std::vector<Hypothesis> greedy_search(const Model& model, const std::vector<cons
             if (done[r]) continue;  // why: finished rows still ride along; their output is unused
             float* lp = logits.data() + std::size_t(r) * V;
             log_softmax(lp, V);
-            const int best = int(std::max_element(lp, lp + V) - lp);
+            const bool forced = t < int(opt.forced_prefix.size());
+            const int best = forced ? opt.forced_prefix[t] : int(std::max_element(lp, lp + V) - lp);
             Hypothesis& h = hyps[r];
             h.tokens.push_back(best);
             h.logprobs.push_back(lp[best]);

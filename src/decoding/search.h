@@ -6,6 +6,7 @@
 #include <functional>
 #include <vector>
 
+#include "decoding/trace.h"
 #include "model/model.h"
 
 namespace heed {
@@ -19,6 +20,9 @@ struct SearchOptions {
     int top_k = 5;                  ///< candidates kept per step when return_attention
     int start_id = -1;              ///< first decoder input; -1 = the config's decoder_start_id
     const Interventions* interventions = nullptr;  ///< attention surgery; null = none
+    /// Target ids the search must take first, whatever their probability ("what if"); the
+    /// model's probability of each is still recorded. Empty = none.
+    std::vector<int> forced_prefix;
 };
 
 /// What was recorded at one step of a hypothesis.
@@ -37,6 +41,9 @@ struct Hypothesis {
     std::vector<float> logprobs;    ///< log-probability of each token
     float score = 0.0f;             ///< sum of logprobs (greedy) or normalised (beam)
     std::vector<StepRecord> steps;  ///< per token, when recording
+    /// Beam search, when recording: every step's kept nodes and this hypothesis's last node.
+    std::vector<std::vector<BeamNode>> beam;
+    int beam_node = -1;
 };
 
 /// Called after each step with the current best hypothesis; return false to stop early

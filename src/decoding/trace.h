@@ -23,12 +23,27 @@ struct StepTrace {
     std::vector<Candidate> top;            ///< top-k candidates, most probable first
 };
 
+/// One hypothesis kept at one step of beam search (the beam tree): it extends node `parent`
+/// of the previous step (-1 at step 0) with `token`; `logprob` is its total log-probability;
+/// `finished`: it ended with EOS at this step and left the beam.
+struct BeamNode {
+    int token = 0;
+    std::string piece;  ///< filled by the translator
+    int parent = -1;
+    float logprob = 0.0f;
+    bool finished = false;
+};
+
 /// Attention of the chosen hypothesis. S = source length (with EOS), T = target steps.
 struct AttentionTrace {
     Array encoder_self;   ///< [L_enc][H][S][S]
     Array decoder_self;   ///< [L_dec][H][T][T] (row t sees keys 0..t: causal)
     Array cross;          ///< [L_dec][H][T][S]
     std::vector<StepTrace> steps;  ///< one per target token (T entries)
+    /// Beam search only: the nodes kept at each step, and the chosen hypothesis's last node
+    /// (its path back through `parent` is the translation); empty / -1 for greedy.
+    std::vector<std::vector<BeamNode>> beam;
+    int beam_winner = -1;
 };
 
 }  // namespace heed

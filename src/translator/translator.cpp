@@ -41,6 +41,9 @@ void check_options(const TranslateOptions& o) {
                     std::to_string(int(l.length_penalty)));
     if (o.top_k < 0 || o.top_k > l.top_k)
         throw Error("top_k must be between 0 and " + std::to_string(l.top_k));
+    if (o.forced_prefix.size() > std::size_t(l.max_length))
+        throw Error("forcedPrefix holds at most " + std::to_string(l.max_length) + " ids (got " +
+                    std::to_string(o.forced_prefix.size()) + ")");
     const Interventions& iv = o.interventions;
     if (!std::isfinite(iv.temperature) || iv.temperature <= 0 || iv.temperature > 100)
         throw Error("interventions.temperature must be a number in (0, 100], got " +
@@ -119,6 +122,12 @@ const std::vector<std::string>& Translator::directions() const {
 void Translator::check_against_model(const TranslateOptions& options) const {
     loaded_->directions.start_id(options.to);
     const ModelConfig& c = loaded_->model.config();
+    for (std::size_t i = 0; i < options.forced_prefix.size(); ++i)
+        if (options.forced_prefix[i] < 0 || options.forced_prefix[i] >= c.vocab_size)
+            throw Error("forcedPrefix[" + std::to_string(i) + "] = " +
+                        std::to_string(options.forced_prefix[i]) +
+                        " is not a target id of this model (0.." + std::to_string(c.vocab_size - 1) +
+                        ")");
     const std::vector<HeadAblation>& ablations = options.interventions.ablations;
     for (std::size_t i = 0; i < ablations.size(); ++i) {
         const HeadAblation& a = ablations[i];
@@ -169,7 +178,10 @@ SearchOptions search_options(const TranslateOptions& o, const ModelConfig& c,
     s.interventions = &o.interventions;
     s.beam_size = o.beam_size;
     s.max_length = o.max_length > 0 ? o.max_length : 2 * src_len + 10;
+    // why: a forced prefix is decoded whole, with room for one more token after it
+    s.max_length = std::max(s.max_length, int(o.forced_prefix.size()) + 1);
     s.max_length = std::min(s.max_length, c.max_positions);
+    s.forced_prefix = o.forced_prefix;
     s.length_penalty = o.length_penalty;
     s.return_attention = o.return_attention;
     s.top_k = o.top_k;
@@ -222,6 +234,10 @@ Translation to_translation(const Tokenizer& tok, const ModelConfig& c, const Pre
             st.top.push_back(Candidate{r.top_ids[k], tok.piece(r.top_ids[k]), r.top_probs[k]});
         a.steps.push_back(std::move(st));
     }
+    a.beam = h.beam;
+    for (std::vector<BeamNode>& step : a.beam)
+        for (BeamNode& n : step) n.piece = tok.piece(n.token);
+    a.beam_winner = h.beam_node;
     out.has_attention = true;
     return out;
 }

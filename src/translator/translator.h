@@ -38,6 +38,10 @@ struct TranslateOptions {
     /// translate them one by one; false: each text is one sequence. translate() itself always
     /// takes its texts as they are.
     bool split = true;
+    /// "What if": target ids the decoder must take first (a finished translation's ids up to
+    /// some step, then another candidate); it continues on its own from there. Each must be a
+    /// vocabulary id; empty = none.
+    std::vector<int> forced_prefix;
 };
 
 /// One translated sentence.

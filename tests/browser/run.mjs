@@ -432,13 +432,42 @@ export async function run({
       await writeFile(path.join(SHOTS, 'export.png'), png.bytes);
     });
 
-    await check('link view draws lines', async () => {
-      await page.click('.view-attention .seg button:nth-child(2)');
-      const s = await stats(page, '.view-attention .link-canvas');
-      assert(s.opaque > 500, `link view blank: ${JSON.stringify(s)}`);
-      await shot(page, '04-links');
-      await page.click('.view-attention .seg button:nth-child(1)');
-    });
+    await check(
+      'link view: lines, a legend, hover on either side, every head overlaid',
+      async () => {
+        await page.click('.view-attention .seg button:nth-child(2)');
+        const s = await stats(page, '.view-attention .link-canvas');
+        assert(s.opaque > 500, `link view blank: ${JSON.stringify(s)}`);
+        await shot(page, '04-links');
+        const box = await page.$eval('.view-attention .link-canvas', (c) => {
+          const r = c.getBoundingClientRect();
+          return { x: r.left, y: r.top, w: r.width, h: r.height };
+        });
+        // the legend row at the bottom has ink
+        const legendInk = await page.$eval('.view-attention .link-canvas', (c) => {
+          const dpr = c.width / c.getBoundingClientRect().width;
+          const d = c.getContext('2d').getImageData(0, c.height - 30 * dpr, c.width, 20 * dpr).data;
+          let n = 0;
+          for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+          return n;
+        });
+        assert(legendInk > 200, `no legend under the links (${legendInk} px)`);
+        // hover the key side: only lines into that key remain
+        await page.hover('.view-attention .link-canvas', {
+          position: { x: Math.round(box.w - 40), y: 28 + 10 },
+        });
+        const key = await page.getAttribute('.view-attention .link-canvas', 'data-key');
+        const tip = await page.textContent('.tooltip');
+        assert(key === '0' && /is looked at by/.test(tip), `key hover: ${key} ${tip}`);
+        await page.mouse.move(5, 5);
+        await page.click('.view-attention .seg button:nth-child(3)');
+        const title = await page.textContent('.view-attention .links .matrix-title');
+        assert(/every head/.test(title), `overlay title: ${title}`);
+        assert(/show=overlay/.test(page.url()), 'the overlay is not in the URL');
+        await shot(page, '04-links-overlay');
+        await page.click('.view-attention .seg button:nth-child(1)');
+      },
+    );
 
     await check('inside one head: every step draws, softmax rows sum to 1', async () => {
       await page.click('#tab-explain');

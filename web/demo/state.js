@@ -15,7 +15,7 @@ export const DEFAULTS = {
   step: -1, // timeline: tokens shown (-1 = all)
   merge: false,
   hide: false, // merge pieces into words; hide special tokens
-  show: 'heatmap', // attention view: heatmap | links
+  show: 'heatmap', // attention view: heatmap | links | overlay (links of every head)
   xstep: 0,
   unscaled: false, // explainer step, show the softmax without scaling
   lab: 'example',
@@ -68,7 +68,7 @@ export function parseState(hash) {
   s.step = int(p.get('step'), -1, 1000, -1);
   s.merge = p.get('merge') === '1';
   s.hide = p.get('hide') === '1';
-  if (p.get('show') === 'links') s.show = 'links';
+  if (['links', 'overlay'].includes(p.get('show'))) s.show = p.get('show');
   s.xstep = int(p.get('xstep'), 0, 8, 0);
   s.unscaled = p.get('unscaled') === '1';
   if (p.get('lab') === 'sentence') s.lab = 'sentence';

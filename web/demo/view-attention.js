@@ -54,6 +54,7 @@ export function createAttentionView(app) {
     [
       ['heatmap', 'Heatmap'],
       ['links', 'Links'],
+      ['overlay', 'Links, every head'],
     ],
     'Show as',
   );
@@ -90,7 +91,7 @@ export function createAttentionView(app) {
 
   function target() {
     if (!cur) return null;
-    const view = app.state.show === 'links' ? lv : mv;
+    const view = app.state.show === 'heatmap' ? mv : lv;
     const meta = {
       block: app.state.block,
       layer: app.state.layer,
@@ -205,9 +206,19 @@ export function createAttentionView(app) {
     const [rowAxis, colAxis] = axisNames(app.state.block);
     blockNote.textContent = BLOCK_NOTES[app.state.block];
     notes.set(cur.notes);
-    if (app.state.show === 'links') {
+    if (app.state.show !== 'heatmap') {
       if (main.firstChild !== lv.element) main.replaceChildren(lv.element);
-      lv.set(cur.matrix, { title: headTitle(app.state) });
+      if (app.state.show === 'overlay') {
+        // every head of the layer on one canvas, one colour per head
+        const { block, layer, merge, hide } = app.state;
+        const { heads } = blockShape(app.result, block);
+        const overlay = Array.from({ length: heads }, (_, h) => ({
+          label: `h${h + 1}`,
+          values: prepare(headMatrix(app.result, block, layer, h), { merge, hide }).matrix.values,
+        }));
+        const title = `${BLOCK_NAMES[block]} · layer ${layer + 1} · every head`;
+        lv.set(cur.matrix, { title, overlay });
+      } else lv.set(cur.matrix, { title: headTitle(app.state) });
     } else {
       if (main.firstChild !== mv.element) main.replaceChildren(mv.element);
       mv.o.rowAxis = rowAxis;

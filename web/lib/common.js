@@ -265,6 +265,10 @@ export function shapeResult(r, keepAttention) {
         top: s.top,
       })),
     };
+    if (a.beam) {
+      out.attention.beam = a.beam;
+      out.attention.beamWinner = a.beamWinner;
+    }
   }
   return out;
 }

@@ -43,6 +43,23 @@ export interface Attention {
   /** [layers][heads][T][S] */
   cross: Tensor;
   steps: StepInfo[];
+  /** beam search only: the beam tree, the hypotheses kept at each step */
+  beam?: BeamNode[][];
+  /** beam search only: the index in beam[T-1] of the hypothesis that won (its parents,
+   *  followed back, spell the translation) */
+  beamWinner?: number;
+}
+
+/** One hypothesis kept at one beam step. */
+export interface BeamNode {
+  token: number;
+  piece: string;
+  /** index of the node it extends in the previous step's list (-1 at step 0) */
+  parent: number;
+  /** its total log-probability so far */
+  logprob: number;
+  /** it ended with </s> here and left the beam */
+  finished: boolean;
 }
 
 /** Unknown keys and out-of-range values reject with 'BAD_INPUT' (catches typos such as beamSize). */
@@ -58,6 +75,12 @@ export interface TranslateOptions {
   /** split a string into sentences and translate each (default true; see TranslationResult);
    *  false: the whole string is one sequence, refused beyond 250 source pieces */
   split?: boolean;
+  /** "what if": target ids the decoder must take first, whatever their probability (say a
+   *  result's targetIds up to step k, then another of that step's top candidates); it decodes
+   *  on from there, and each forced token keeps the model's own probability. Needs a text of
+   *  one sentence (or split: false); every id must be in the model's vocabulary, else
+   *  BAD_INPUT. Default []. */
+  forcedPrefix?: number[];
   /** candidates per step in the trace, 0..100 (default 5) */
   topK?: number;
   /** target language, one of the targets in `info.directions` (e.g. 'de' for 'en-de');

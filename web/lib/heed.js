@@ -272,6 +272,16 @@ function engineOptions(options, { defaults, limits, blocks }) {
     );
   if (typeof o.attention !== 'boolean')
     throw badInput(`options.attention must be a boolean, got ${describe(o.attention)}`);
+  const prefix = o.forcedPrefix;
+  if (
+    !Array.isArray(prefix) ||
+    prefix.length > limits.maxLength ||
+    !prefix.every((id) => Number.isSafeInteger(id) && id >= 0)
+  )
+    throw badInput(
+      `options.forcedPrefix must be an array of at most ${limits.maxLength} target ids ` +
+        `(non-negative integers), got ${describe(prefix)}`,
+    );
   if (typeof o.split !== 'boolean')
     throw badInput(`options.split must be a boolean, got ${describe(o.split)}`);
   if (typeof o.to !== 'string')
@@ -486,6 +496,11 @@ class Translator extends TranslatorBase {
     if (Array.isArray(text)) return this.#translateBatch(text, engine, shape);
     const parts = this.#split(text, engine);
     const n = parts.sentences.length;
+    if (n > 1 && engine.forcedPrefix.length)
+      throw badInput(
+        `options.forcedPrefix continues one sentence, but the text has ${n}: translate one ` +
+          'sentence (result.sentences[i].source), or pass split: false',
+      );
     if (n <= 1) {
       // why: the text as given (a blank one reaches the engine, which says what is wrong)
       const step = onStep && ((e) => onStep({ ...e, sentence: 0, sentences: 1 }));
