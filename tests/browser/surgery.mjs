@@ -190,6 +190,45 @@ export async function surgeryChecks({
         );
       });
       assert(rows.length === heads, `${rows.length} rows for ${heads} heads`);
+      // the tie-break: the unmodified output's log-probability under each ablation, where the
+      // engine can force an output (options.forcedPrefix); forced without surgery it is the
+      // unmodified run's own
+      const scoring = await page.evaluate(async () => {
+        const app = window.heedDemo;
+        const base = app.result;
+        const sum = (ps) => ps.reduce((a, p) => a + Math.log(p), 0);
+        const f = await app.translator
+          .translate(base.source ?? app.resultText, { split: false, forcedPrefix: base.targetIds })
+          .catch((e) => e);
+        const cells = [...document.querySelectorAll('.sg-rank tbody tr')].map(
+          (tr) => tr.children[3].textContent,
+        );
+        return f instanceof Error
+          ? { supported: false, message: f.message, cells }
+          : {
+              supported: true,
+              forced: sum(f.tokenProbs.slice(0, base.targetIds.length)),
+              own: sum(base.tokenProbs),
+              cells,
+            };
+      });
+      if (scoring.supported) {
+        assert(
+          Math.abs(scoring.forced - scoring.own) < 1e-3,
+          `forcing the unmodified output gives log P ${scoring.forced}, its run ${scoring.own}`,
+        );
+        assert(
+          scoring.cells.every((c) => c !== '—'),
+          `log-probability change missing: ${scoring.cells}`,
+        );
+      } else {
+        assert(/forcedPrefix/.test(scoring.message), scoring.message);
+        assert(
+          scoring.cells.every((c) => c === '—'),
+          'a log-probability without forcedPrefix',
+        );
+      }
+      console.log(`     log-probability tie-break: ${scoring.supported ? 'yes' : 'no (engine)'}`);
       assert(
         rows.every((r, i) => i === 0 || rows[i - 1].drop >= r.drop - 0.05),
         `not sorted by chrF drop: ${rows.map((r) => r.drop)}`,

@@ -19,6 +19,7 @@ import {
   permutedMaxDiff,
   unpermute,
   rankHeads,
+  logProb,
   surgeryInput,
 } from '../../web/demo/surgery-data.js';
 
@@ -113,17 +114,27 @@ describe('surgery helpers', () => {
     assert.deepEqual(pieceDiff([], ['a']).b, [false]);
   });
 
-  test('head ranking: chrF drop first, then the larger confidence change', () => {
+  test('head ranking: chrF drop first, then the log-probability change, else confidence', () => {
     const ranked = rankHeads([
-      { id: 'a', drop: 0, confidenceChange: 0.01 },
-      { id: 'b', drop: 30, confidenceChange: 0 },
-      { id: 'c', drop: 0, confidenceChange: -0.2 },
-      { id: 'd', drop: 5, confidenceChange: 0 },
+      { id: 'a', drop: 0, logProbChange: null, confidenceChange: 0.01 },
+      { id: 'b', drop: 30, logProbChange: null, confidenceChange: 0 },
+      { id: 'c', drop: 0, logProbChange: null, confidenceChange: -0.2 },
+      { id: 'd', drop: 5, logProbChange: null, confidenceChange: 0 },
     ]);
     assert.deepEqual(
       ranked.map((r) => r.id),
       ['b', 'd', 'c', 'a'],
     );
+    const scored = rankHeads([
+      { id: 'a', drop: 0, logProbChange: -0.5, confidenceChange: -0.3 },
+      { id: 'b', drop: 0, logProbChange: -2.5, confidenceChange: 0 },
+      { id: 'c', drop: 10, logProbChange: 0.1, confidenceChange: 0 },
+    ]);
+    assert.deepEqual(
+      scored.map((r) => r.id),
+      ['c', 'b', 'a'],
+    );
+    assert.ok(Math.abs(logProb([0.5, 0.25]) - Math.log(0.125)) < 1e-12);
   });
 
   test('a word shuffle is seeded, never the identity, and implies a piece permutation', () => {

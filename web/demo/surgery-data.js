@@ -172,15 +172,25 @@ export function meanConfidence(result) {
   return p.length ? p.reduce((s, x) => s + x, 0) / p.length : 0;
 }
 
+/** Sum of the logs of some probabilities (the log-probability of a sequence of choices). */
+export function logProb(probs) {
+  let sum = 0;
+  for (const p of probs) sum += Math.log(Math.max(p, 1e-30));
+  return sum;
+}
+
 /**
  * Heads ranked by how much ablating each changed the output: the chrF drop against the
- * unmodified output first, ties (within 1e-9) broken by the larger change in mean confidence.
- * Rows: {block, layer, head, drop, confidenceChange, ...}; returns a new, sorted array.
+ * unmodified output first; ties (within 1e-9) go to the larger change of the unmodified
+ * output's log-probability (`logProbChange`, when the engine could score it), else of the mean
+ * confidence. Rows: {block, layer, head, drop, logProbChange, confidenceChange, ...}; returns
+ * a new, sorted array.
  */
 export function rankHeads(rows) {
+  const tie = (r) => Math.abs(r.logProbChange ?? r.confidenceChange);
   return [...rows].sort((x, y) => {
     const d = y.drop - x.drop;
-    return Math.abs(d) > 1e-9 ? d : Math.abs(y.confidenceChange) - Math.abs(x.confidenceChange);
+    return Math.abs(d) > 1e-9 ? d : tie(y) - tie(x);
   });
 }
 

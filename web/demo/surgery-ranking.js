@@ -11,6 +11,7 @@ import {
   hasHead,
   meanConfidence,
   rankHeads,
+  logProb,
   surgeryInput,
 } from './surgery-data.js';
 
@@ -45,9 +46,15 @@ export function createRanking(app, baseKey) {
       el(
         'tr',
         {},
-        ...['#', 'head', 'chrF drop', 'Δ confidence', 'translation without it', ''].map((t) =>
-          el('th', { scope: 'col', text: t }),
-        ),
+        ...[
+          '#',
+          'head',
+          'chrF drop',
+          'Δ log P(unmodified)',
+          'Δ confidence',
+          'translation without it',
+          '',
+        ].map((t) => el('th', { scope: 'col', text: t })),
       ),
     ),
     body,
@@ -57,7 +64,7 @@ export function createRanking(app, baseKey) {
     { 'aria-labelledby': 'sg-rank-h' },
     el('h3#sg-rank-h', { text: 'Which heads matter?' }),
     el('p.note', {
-      text: 'Ablates each head alone on this sentence (zero or mean, as chosen above, nothing else changed) and ranks the heads by the chrF drop of the output against the unmodified translation; ties go to the larger change in mean confidence. “apply” ablates that head in the comparison above.',
+      text: 'Ablates each head alone on this sentence (zero or mean, as chosen above, nothing else changed) and ranks the heads by the chrF drop of the output against the unmodified translation; ties go to the larger change in the log-probability of the unmodified translation under the ablation (the engine scores it by forcing that output), or, where the engine cannot, in mean confidence. “apply” ablates that head in the comparison above.',
     }),
     el('div.row', {}, runBtn, cancelBtn, progress, status),
     el('div.sg-tablewrap', {}, table),
@@ -88,6 +95,8 @@ export function createRanking(app, baseKey) {
     progress.max = heads.length;
     node.dataset.ranking = 'running';
     const baseConfidence = meanConfidence(base);
+    const baseLogProb = logProb(base.tokenProbs);
+    let scoring = true; // why: engines before options.forcedPrefix cannot score a given output
     const current = ranking;
     try {
       for (const [k, where] of heads.entries()) {
@@ -100,11 +109,29 @@ export function createRanking(app, baseKey) {
           signal: mine.signal,
         });
         if (mine.signal.aborted) return;
+        let logProbChange = null;
+        if (scoring) {
+          try {
+            // the unmodified output forced through the ablated model: its log-probability there
+            const f = await app.translator.translate(input.text, {
+              ...input.options,
+              forcedPrefix: base.targetIds,
+              interventions: { ablate: [{ ...where, mean }] },
+              signal: mine.signal,
+            });
+            logProbChange = logProb(f.tokenProbs.slice(0, base.targetIds.length)) - baseLogProb;
+          } catch (err) {
+            if (err?.code !== 'BAD_INPUT' || !/forcedPrefix/.test(err.message)) throw err;
+            scoring = false;
+          }
+        }
+        if (mine.signal.aborted) return;
         const score = chrf(r.text, base.text);
         current.rows.push({
           ...where,
           chrf: score,
           drop: 100 - score,
+          logProbChange,
           confidenceChange: meanConfidence(r) - baseConfidence,
           text: r.text,
         });
@@ -165,6 +192,14 @@ export function createRanking(app, baseKey) {
             el('span.sg-bar', { style: `--w: ${Math.min(100, r.drop).toFixed(1)}%` }),
             fmt(r.drop, 1),
           ),
+          el('td.num', {
+            text:
+              r.logProbChange === null
+                ? '—'
+                : `${r.logProbChange > 0 ? '+' : ''}${fmt(r.logProbChange, 2)}`,
+            title:
+              'change of the log-probability of the unmodified translation under this ablation',
+          }),
           el('td.num', {
             text:
               Math.abs(dc) < 0.05 ? '0.0 %' : `${dc > 0 ? '+' : '−'}${Math.abs(dc).toFixed(1)} %`,
