@@ -611,6 +611,69 @@ export async function run({
       },
     );
 
+    await check('what if: force another candidate, the rest re-decodes, and back', async () => {
+      await page.fill('#source-text', TEXT);
+      await page.click('#translate-btn');
+      await settled(page);
+      await page.click('#tab-timeline');
+      await page.click('.view-timeline button[aria-label="First step"]');
+      await page.click('.view-timeline button[aria-label="Next step"]');
+      await page.click('.view-timeline button[aria-label="Next step"]');
+      const before = await page.evaluate(() => ({
+        ids: window.heedDemo.result.targetIds,
+        text: document.getElementById('output').dataset.text,
+      }));
+      const heat = await stats(page, '.view-timeline .matrix-canvas');
+      const pick = await page.$eval('.view-timeline button.whatif-pick', (b) => b.textContent);
+      await page.click('.view-timeline button.whatif-pick');
+      await settled(page, ['what-if', 'translate-failed']);
+      const after = await page.evaluate(() => ({
+        ids: window.heedDemo.result.targetIds,
+        tokens: window.heedDemo.result.targetTokens,
+        whatIf: window.heedDemo.result.whatIf && {
+          step: window.heedDemo.result.whatIf.step,
+          piece: window.heedDemo.result.whatIf.piece,
+        },
+        note: document.querySelector('.view-timeline .whatif')?.textContent ?? '',
+        text: document.getElementById('output').dataset.text,
+      }));
+      assert(after.whatIf?.step === 1 && after.whatIf.piece === pick, JSON.stringify(after.whatIf));
+      assert(after.ids[0] === before.ids[0] && after.tokens[1] === pick, 'the prefix was not kept');
+      assert(/What if step 2 had written/.test(after.note), `note: ${after.note}`);
+      const t = await loadTranslator({ model: new Uint8Array(tinyBytes) });
+      const want = await t.translate(TEXT, { forcedPrefix: after.ids.slice(0, 2) });
+      t.dispose();
+      assert(
+        JSON.stringify(want.targetIds) === JSON.stringify(after.ids) && after.text === want.text,
+        "the page's what-if differs from the Node API",
+      );
+      const heat2 = await stats(page, '.view-timeline .matrix-canvas');
+      assert(heat2.hash !== heat.hash || after.text !== before.text, 'nothing changed on screen');
+      await shot(page, '15-what-if');
+      await page.click('.view-timeline .whatif button');
+      const back = await page.evaluate(() => window.heedDemo.result.targetIds);
+      assert(
+        JSON.stringify(back) === JSON.stringify(before.ids),
+        "back did not restore the model's own",
+      );
+    });
+
+    await check("beam search draws its tree, the winner's path marked", async () => {
+      await page.check('input[name="decoding"][value="4"]');
+      await settled(page);
+      await page.click('#tab-timeline');
+      await page.waitForSelector('.view-timeline svg.beam-tree');
+      const tree = await page.evaluate(() => ({
+        won: document.querySelectorAll('.beam-tree .bt-node.bt-won').length,
+        nodes: document.querySelectorAll('.beam-tree .bt-node').length,
+        steps: window.heedDemo.result.targetTokens.length,
+      }));
+      assert(tree.won === tree.steps && tree.nodes > tree.steps, JSON.stringify(tree));
+      await shot(page, '16-beam-tree');
+      await page.check('input[name="decoding"][value="1"]');
+      await settled(page);
+    });
+
     await check(
       'a paragraph: every sentence translated, a picker chooses what the views show',
       async () => {
@@ -771,6 +834,26 @@ export async function run({
       await page.fill('#source-text', `${text} More.`);
       assert(await page.isVisible('#stale-note'), 'an edited text is not marked as untranslated');
       await page.click('#tab-timeline');
+    });
+
+    await check('a translation cut at the length limit is reported on the page', async () => {
+      await page.fill('#source-text', TEXT);
+      await page.fill('#max-length', '3');
+      await page.dispatchEvent('#max-length', 'change');
+      await settled(page);
+      const got = await page.evaluate(() => ({
+        message: document.getElementById('message').textContent,
+        mark: Boolean(document.querySelector('#output .cut-mark')),
+        pieces: window.heedDemo.result.targetTokens.length,
+        hash: location.hash,
+      }));
+      assert(got.pieces === 3, `${got.pieces} pieces with max pieces 3`);
+      assert(/stopped at the length limit/.test(got.message) && got.mark, JSON.stringify(got));
+      assert(/maxlen=3/.test(got.hash), `URL: ${got.hash}`);
+      await shot(page, '17-truncated');
+      await page.fill('#max-length', '0');
+      await page.dispatchEvent('#max-length', 'change');
+      await settled(page);
     });
 
     await check('bad input gets a clear message', async () => {

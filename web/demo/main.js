@@ -171,6 +171,7 @@ class App {
       this.views.timeline.startLive();
       const result = await translator.translate(text, {
         beam,
+        ...(this.state.maxlen > 0 && { maxLength: this.state.maxlen }),
         attention: true,
         topK: 5,
         signal: ctrl.signal,
@@ -257,6 +258,74 @@ class App {
     );
   }
 
+  /** Whether the shown sentence can be re-decoded with another candidate forced. */
+  canWhatIf() {
+    const source = this.doc?.sentences[this.state.sentence]?.source;
+    return Boolean(this.translator && this.result && !this.doc.stopped && source && !this.abort);
+  }
+
+  /**
+   * "What if": re-decodes the shown sentence with the pieces before `step` kept and
+   * candidate `cand` forced at `step`, then every view shows that run (the model's own
+   * translation stays one click away).
+   */
+  async whatIf(step, cand) {
+    if (!this.canWhatIf()) return;
+    const own = this.result.whatIf?.original ?? this.result;
+    const prefix = [...this.result.targetIds.slice(0, step), cand.id];
+    document.documentElement.dataset.heed = 'translating';
+    try {
+      const r = await this.translator.translate(this.doc.sentences[this.state.sentence].source, {
+        beam: this.state.beam,
+        ...(this.state.maxlen > 0 && { maxLength: Math.max(this.state.maxlen, prefix.length + 1) }),
+        attention: true,
+        topK: 5,
+        split: false,
+        forcedPrefix: prefix,
+      });
+      const was = this.result.targetTokens[step];
+      this.result = {
+        ...r,
+        whatIf: {
+          step,
+          piece: cand.piece,
+          was,
+          prob: cand.prob,
+          original: own,
+          originalText: own.text,
+        },
+      };
+      this.resultId = (this.resultId ?? 0) + 1;
+      this.rendered.clear();
+      // the output shows the what-if sentence in place of the model's own
+      const k = this.state.sentence;
+      const doc = this.doc;
+      const shown =
+        doc.sentences.length === 1
+          ? { ...this.result, sentences: [this.result] }
+          : {
+              ...doc,
+              text: doc.sentences.map((s, i) => (i === k ? r.text : s.text)).join(' '),
+              sentences: doc.sentences.map((s, i) => (i === k ? { ...s, ...r } : s)),
+            };
+      showOutput(shown, this.resultText, k, (s, i) => (s === k ? this.jumpToStep(i) : null));
+      page().output.classList.add('whatif-run');
+      this.set({ view: 'timeline', step: step + 1 });
+      announce(`What if: step ${step + 1} forced to ${cand.piece}. New translation: ${r.text}`);
+      document.documentElement.dataset.heed = 'what-if';
+    } catch (err) {
+      showMessage(`The what-if run failed: ${err?.message ?? err}`);
+      document.documentElement.dataset.heed = 'translate-failed';
+    }
+  }
+
+  /** Back from a what-if run to the model's own translation of the sentence. */
+  undoWhatIf() {
+    if (!this.result?.whatIf) return;
+    this.showSentence(this.state.sentence);
+    announce('Back to the model’s own translation');
+  }
+
   /** Shows sentence k of the translated text in the output, the picker and every view. */
   showSentence(k, { render = true } = {}) {
     const doc = this.doc;
@@ -267,6 +336,7 @@ class App {
     this.rendered.clear();
     const pick = (s) => (s === this.state.sentence ? null : this.showSentence(s));
     showOutput(doc, this.resultText, k, (s, i) => (pick(s), this.jumpToStep(i)));
+    page().output.classList.remove('whatif-run');
     showSentencePicker(doc, k, (s) => {
       this.showSentence(s);
       announce(`Views show sentence ${s + 1} of ${doc.sentences.length}`);
@@ -348,6 +418,14 @@ async function main() {
     });
   }
   p.modelSelect.addEventListener('change', () => app.translate());
+  p.maxLength.value = String(app.state.maxlen);
+  p.maxLength.addEventListener('change', () => {
+    const n = Number.parseInt(p.maxLength.value, 10);
+    const maxlen = Number.isFinite(n) ? Math.max(0, Math.min(256, n)) : 0;
+    p.maxLength.value = String(maxlen);
+    app.set({ maxlen }, { render: false });
+    app.translate();
+  });
   const tabs = [...document.querySelectorAll('[role="tab"]')];
   tabs.forEach((b, k) => {
     b.addEventListener('click', () => app.set({ view: b.dataset.view }));
@@ -381,13 +459,15 @@ async function main() {
     const retranslate =
       next.text !== app.state.text ||
       next.model !== app.state.model ||
-      next.beam !== app.state.beam;
+      next.beam !== app.state.beam ||
+      next.maxlen !== app.state.maxlen;
     const sentence = next.sentence !== app.state.sentence;
     app.state = next;
     if (!retranslate && sentence && app.doc)
       return app.showSentence(Math.min(next.sentence, app.doc.sentences.length - 1));
     if (retranslate && next.text) {
       p.source.value = next.text;
+      p.maxLength.value = String(next.maxlen);
       if (next.model) p.modelSelect.value = next.model;
       app.translate();
     } else app.renderView();

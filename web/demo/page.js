@@ -9,6 +9,7 @@ const IDS = {
   loadProgress: 'load-progress',
   loadText: 'load-text',
   source: 'source-text',
+  maxLength: 'max-length',
   examples: 'examples',
   translateButton: 'translate-btn',
   stopButton: 'stop-btn',

@@ -70,8 +70,17 @@ function pieceSpans(result, onPick) {
  */
 export function showOutput(doc, source, selected, onPick) {
   const { output, confidenceLegend } = page();
-  if (doc.sentences.length <= 1) output.replaceChildren(...pieceSpans(doc, (i) => onPick(0, i)));
-  else {
+  if (doc.sentences.length <= 1) {
+    const cut = doc.truncated
+      ? [
+          el('span.cut-mark', {
+            title: 'Cut: decoding stopped at the length limit before the model ended the sentence',
+            text: ' ✂',
+          }),
+        ]
+      : [];
+    output.replaceChildren(...pieceSpans(doc, (i) => onPick(0, i)), ...cut);
+  } else {
     const parts = [];
     doc.sentences.forEach((s, k) => {
       if (k > 0) {

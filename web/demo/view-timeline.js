@@ -7,6 +7,7 @@ import { MatrixView } from './matrix-view.js';
 import { cssAt } from './colormap.js';
 import { headMatrix, decoderInputs, showPiece, sliceHead } from './attention-data.js';
 import { headPicker, headLabel } from './controls.js';
+import { beamTreeSvg } from './beam-tree.js';
 
 const SPEEDS = [
   ['900', 'slow'],
@@ -75,6 +76,17 @@ export function createTimelineView(app) {
     activateHint: 'tap again to step the timeline here',
   });
   const liveNote = el('p.note');
+  const whatIfNote = el('div.whatif', { role: 'status', hidden: true });
+  const beamHost = el('div.beam-scroll');
+  const beamBox = el(
+    'div.beam-box',
+    { hidden: true },
+    el('h3', { text: 'The beam, step by step' }),
+    el('p.note', {
+      text: 'Beam search keeps several hypotheses at once. Each column is a step, each node a hypothesis kept there (its newest piece), each edge points to the hypothesis it extended; the winner’s path is drawn strong, and squares are hypotheses that ended with </s>. Hover a node for its log-probability; click a step to go there.',
+    }),
+    beamHost,
+  );
   const pair = el('div.grid2', {}, crossMv.element, selfMv.element);
   const element = el(
     'div.view-timeline',
@@ -96,12 +108,14 @@ export function createTimelineView(app) {
       ),
       picker.node,
     ),
+    whatIfNote,
     tokens,
     summary,
     liveNote,
     pair,
     el('h3', { text: 'What the decoder weighed at this step' }),
     cands,
+    beamBox,
     el('p.note', {
       text: 'Colours run from 0 to the largest weight of the whole matrix (see each legend), so steps compare directly. Click a row to jump to its step; focus a matrix and use the arrow keys to read exact values.',
     }),
@@ -247,6 +261,8 @@ export function createTimelineView(app) {
       range.max = range.value = '0';
       for (const b of [first, back, play, fwd, last, range]) b.disabled = true;
       liveNote.textContent = '';
+      drawBeam(0);
+      drawWhatIf();
       return;
     }
     crossMv.element.hidden = selfMv.element.hidden = false;
@@ -264,10 +280,49 @@ export function createTimelineView(app) {
     update();
   }
 
+  /** The beam tree of a beam search result, with the current step shaded. */
+  function drawBeam(s) {
+    const a = app.result?.attention;
+    beamBox.hidden = !a?.beam?.length;
+    if (beamBox.hidden) return beamHost.replaceChildren();
+    beamHost.replaceChildren(
+      beamTreeSvg(a.beam, a.beamWinner, {
+        step: s,
+        onPick: (step) => {
+          pause();
+          go(step);
+        },
+      }),
+    );
+    // keep the current step's column in view
+    beamHost.scrollLeft = Math.max(0, (s - 3) * 92);
+  }
+
+  /** Says which candidate a "what if" run forced, with the way back. */
+  function drawWhatIf() {
+    const w = app.result?.whatIf;
+    whatIfNote.hidden = !w;
+    if (!w) return whatIfNote.replaceChildren();
+    whatIfNote.replaceChildren(
+      el('strong', {
+        text: `What if step ${w.step + 1} had written “${w.piece}” instead of “${w.was}”? `,
+      }),
+      el('span', {
+        text: `It was forced there (the model gave it ${fmt(w.prob * 100, 1)} %) and the rest decoded on: “${app.result.text}” instead of “${w.originalText}”. `,
+      }),
+      el('button', {
+        type: 'button',
+        text: 'Back to the model’s own translation',
+        onclick: () => app.undoWhatIf(),
+      }),
+    );
+  }
+
   /** Cheap per-step update: reveal rows, move highlights, refresh texts. */
   function update() {
     const d = lastData;
-    if (!d) return;
+    drawWhatIf();
+    if (!d) return drawBeam(0);
     const n = d.targets.length;
     const s = d.live ? n : cur();
     range.max = String(n);
@@ -275,6 +330,7 @@ export function createTimelineView(app) {
     range.disabled = !!d.live;
     for (const b of [first, back, play, fwd, last]) b.disabled = !!d.live;
     counter.textContent = `step ${s} of ${n}`;
+    drawBeam(d.live ? 0 : s);
     crossMv.reveal(s, s - 1);
     selfMv.reveal(s, s - 1);
     tokens.replaceChildren(
@@ -300,14 +356,25 @@ export function createTimelineView(app) {
     const looks = order.map((j) => `${d.cross.colLabels[j]} (${fmt(row[j], 2)})`).join(', ');
     summary.textContent = `Step ${s}: wrote “${d.targets[k]}” with probability ${fmt(step.prob, 3)}, looking mostly at ${looks}.`;
     const top = step.top ?? [];
+    const canWhatIf = !d.live && app.canWhatIf();
     cands.replaceChildren(
       ...top.flatMap((c) => {
         const chosen = c.id === step.id;
+        const label = `${c.piece}${chosen ? ' ✓' : ''}`;
         return [
-          el(`span${chosen ? '.chosen' : ''}`, {
-            role: 'listitem',
-            text: `${c.piece}${chosen ? ' ✓' : ''}`,
-          }),
+          chosen || !canWhatIf
+            ? el(`span${chosen ? '.chosen' : ''}`, { role: 'listitem', text: label })
+            : el(
+                'span',
+                { role: 'listitem' },
+                el('button.whatif-pick', {
+                  type: 'button',
+                  text: label,
+                  title: `What if step ${s} had written “${c.piece}”? Forces it and decodes the rest`,
+                  'aria-label': `What if step ${s} had written ${c.piece}: force it and decode the rest`,
+                  onclick: () => app.whatIf(k, c),
+                }),
+              ),
           el('span.bar', {
             style: `width: ${Math.max(1, c.prob * 100)}%; --c: ${cssAt('sequential', 0.25 + 0.75 * c.prob)}`,
             'aria-hidden': 'true',
