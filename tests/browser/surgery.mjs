@@ -465,6 +465,39 @@ export async function surgeryChecks({
       await p3.close();
     },
   );
+  await check(
+    "surgery keeps the page's max-pieces limit and a what-if's forced pieces",
+    async () => {
+      const p4 = await context.newPage();
+      watch(p4);
+      await p4.goto(
+        `${server.url}demo/#model=${encodeURIComponent(tiny.id)}&view=surgery&maxlen=4&text=${encodeURIComponent(text)}`,
+      );
+      await done(p4);
+      const j = await p4.evaluate(() => window.heedDemo.views.surgery.exportTarget().json());
+      assert(j.unmodified.targetTokens.length <= 4, `${j.unmodified.targetTokens.length} pieces`);
+      assert(
+        j.chrf === 100 &&
+          JSON.stringify(j.modified.targetTokens) === JSON.stringify(j.unmodified.targetTokens),
+        `cut runs differ: ${j.modified.targetTokens} / ${j.unmodified.targetTokens}`,
+      );
+      // a "what if" run (a candidate forced at step 1): the surgery forces the same pieces
+      await p4.evaluate(async () => {
+        const app = window.heedDemo;
+        await app.whatIf(1, app.result.attention.steps[1].top[1]);
+        app.set({ view: 'surgery' });
+      });
+      await p4.waitForFunction(() => window.heedDemo.result.whatIf);
+      await done(p4);
+      const w = await p4.evaluate(() => window.heedDemo.views.surgery.exportTarget().json());
+      assert(
+        w.chrf === 100 &&
+          JSON.stringify(w.modified.targetTokens) === JSON.stringify(w.unmodified.targetTokens),
+        `what-if runs differ: ${w.modified.targetTokens} / ${w.unmodified.targetTokens}`,
+      );
+      await p4.close();
+    },
+  );
   await page.close();
 
   await check(

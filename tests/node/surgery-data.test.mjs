@@ -171,16 +171,43 @@ describe('surgery helpers', () => {
     assert.deepEqual(surgeryInput({ result: { text: 'x' }, resultText: 'A b.' }), {
       text: 'A b.',
       options: {},
+      forced: [],
     });
-    // one sentence of a paragraph
+    // one sentence of a paragraph, with the page's max-pieces limit
     assert.deepEqual(
-      surgeryInput({ doc: {}, result: { source: 'C d.' }, resultText: 'A b. C d.' }),
-      { text: 'C d.', options: { split: false } },
+      surgeryInput({
+        doc: {},
+        state: { maxlen: 12 },
+        result: { source: 'C d.' },
+        resultText: 'A b. C d.',
+      }),
+      { text: 'C d.', options: { split: false, maxLength: 12 }, forced: [] },
     );
     // a one-sentence text: the result is the whole text's, its one sentence names the source
     assert.deepEqual(
-      surgeryInput({ doc: {}, result: { sentences: [{ source: 'A b.' }] }, resultText: ' A b.\n' }),
-      { text: 'A b.', options: { split: false } },
+      surgeryInput({
+        doc: null,
+        result: { sentences: [{ source: 'A b.' }] },
+        resultText: ' A b.\n',
+      }),
+      { text: 'A b.', options: { split: false }, forced: [] },
+    );
+    // a "what if" run: the pieces up to its forced step are forced again
+    assert.deepEqual(
+      surgeryInput({
+        doc: {},
+        state: { maxlen: 1 },
+        result: { source: 'A b.', targetIds: [5, 6, 7, 3], whatIf: { step: 1 } },
+      }).forced,
+      [5, 6],
+    );
+    assert.equal(
+      surgeryInput({
+        doc: {},
+        state: { maxlen: 1 },
+        result: { source: 'A b.', targetIds: [5, 6, 7, 3], whatIf: { step: 1 } },
+      }).options.maxLength,
+      3,
     );
   });
 });

@@ -195,15 +195,18 @@ export function rankHeads(rows) {
 }
 
 /**
- * What the Surgery view re-translates: the sentence the views show (`result.source` once the
- * engine splits texts into sentences; the page then has `app.doc`), as one sequence
- * (`split: false`) so that both runs line up piece by piece; else the whole translated text.
+ * What the Surgery view re-translates, and how, so that the runs line up with the one shown:
+ * the sentence the views show (`result.source` once the engine splits texts into sentences; the
+ * page then has `app.doc`) as one sequence (`split: false`), else the whole translated text;
+ * the page's max-pieces limit; and `forced`, the pieces a "what if" run forced (result.whatIf),
+ * for runs that should force them too.
  */
 export function surgeryInput(app) {
   const r = app.result;
   const sentence = r?.source ?? (r?.sentences?.length === 1 ? r.sentences[0].source : null);
-  return {
-    text: sentence ?? app.resultText,
-    options: app.doc !== undefined ? { split: false } : {},
-  };
+  const forced = r?.whatIf ? r.targetIds.slice(0, r.whatIf.step + 1) : [];
+  const options = app.doc !== undefined ? { split: false } : {};
+  const max = app.state?.maxlen ?? 0;
+  if (max > 0) options.maxLength = Math.max(max, forced.length + 1);
+  return { text: sentence ?? app.resultText, options, forced };
 }

@@ -104,6 +104,7 @@ export function createRanking(app, baseKey) {
         status.textContent = `head ${k + 1} of ${heads.length}…`;
         const r = await app.translator.translate(input.text, {
           ...input.options,
+          ...(input.forced.length && { forcedPrefix: input.forced }),
           beam: app.state.beam,
           interventions: { ablate: [{ ...where, mean }] },
           signal: mine.signal,

@@ -237,6 +237,7 @@ export function createSurgeryView(app) {
       const input = surgeryInput(app);
       const result = await app.translator.translate(input.text, {
         ...input.options,
+        ...(input.forced.length && { forcedPrefix: input.forced }),
         beam: app.state.beam,
         attention: true,
         interventions,
