@@ -21,6 +21,7 @@ import {
 } from './translation.js';
 import { showExportTarget, exportFigure, exportTrace } from './export.js';
 import { stoppedResult } from './partial.js';
+import { startTour, tourDone } from './tour.js';
 import { createTimelineView } from './view-timeline.js';
 import { createAttentionView } from './view-attention.js';
 import { createExplainView } from './view-explain.js';
@@ -486,9 +487,12 @@ async function main() {
   }
   p.modelSelect.value = wanted.id;
   p.source.value = app.state.text || EXAMPLES[0];
+  p.tourButton.addEventListener('click', () => app.result && startTour(app));
   const steps = app.state.step;
   await app.translate();
   if (steps >= 0 && app.result) app.set({ step: steps });
+  // a first visit gets the tour, once a translation is there to walk through
+  if (app.result && !tourDone()) startTour(app);
 }
 
 main().catch((err) => {

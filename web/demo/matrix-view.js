@@ -46,12 +46,35 @@ export class MatrixView {
     });
     this.captionText = el('span.matrix-title', { text: o.title ?? '' });
     this.subtitle = el('span.matrix-sub');
+    // why: a long text shrinks cells until labels drop out; zoom gives every label its row and
+    // lets the matrix scroll inside its own box (the tooltip names any cell either way)
+    this.zoomed = false;
+    this.zoomButton = el('button.zoom', {
+      type: 'button',
+      hidden: true,
+      'aria-pressed': 'false',
+      title: 'Bigger cells with every row and column labelled; the matrix scrolls inside its box',
+      text: 'Zoom: every label',
+      onclick: () => {
+        this.zoomed = !this.zoomed;
+        this.zoomButton.setAttribute('aria-pressed', String(this.zoomed));
+        this.draw();
+      },
+    });
     this.element = el(
       'figure.matrix',
       {},
-      el('figcaption', {}, this.captionText, this.subtitle),
+      el('figcaption', {}, this.captionText, this.subtitle, this.zoomButton),
       el('div.matrix-scroll', {}, this.canvas),
     );
+    // why: scrolled sideways (zoomed), the row labels stay in view, drawn at the scroll offset
+    this.stickyX = 0;
+    this.element.lastChild.addEventListener('scroll', (ev) => {
+      const x = ev.currentTarget.scrollLeft;
+      if (x === this.stickyX) return;
+      this.stickyX = x;
+      if (this.m) this.draw();
+    });
     this.m = null;
     this.cursor = null; // [i, j] keyboard/pointer cell
     this.focused = false;
@@ -177,6 +200,8 @@ export class MatrixView {
     const overhang = colW * Math.cos(LABEL_ANGLE);
     let cell = Math.floor((avail - rowW - sumsW - overhang - 8) / Math.max(1, cols));
     cell = Math.max(this.o.minCell ?? 5, Math.min(this.o.maxCell, cell));
+    const fitted = cell;
+    if (this.zoomed) cell = Math.max(cell, 16);
     if (cell < 13) {
       fontPx = Math.max(8, Math.min(12, cell));
       rowW = estimate(`${fontPx}px ${FONT}`, rowLabels) + 8;
@@ -208,6 +233,7 @@ export class MatrixView {
       labelStep,
       avail,
       legendW,
+      crowded: fitted < 13,
     };
   }
 
@@ -215,6 +241,7 @@ export class MatrixView {
     if (!this.m) return;
     const L = (this.L = this.layout());
     this.layoutWidth = this.width;
+    this.zoomButton.hidden = !(this.zoomed || L.crowded);
     const dpr = window.devicePixelRatio || 1;
     const c = this.canvas;
     if (c.width !== Math.round(L.width * dpr) || c.height !== Math.round(L.height * dpr)) {
@@ -244,6 +271,7 @@ export class MatrixView {
       this.paintValues(ctx, L, theme);
     this.paintHighlights(ctx, L, theme);
     this.paintLabels(ctx, L, theme, cursor);
+    if (this.stickyX > 0 && ctx.canvas === this.canvas) this.paintStickyRows(ctx, L, theme, cursor);
     if (this.o.rowSums) this.paintRowSums(ctx, L, theme);
     if (cursor[0] >= 0) this.paintCursor(ctx, L, theme, cursor);
     this.paintLegend(ctx, L, theme);
@@ -369,6 +397,24 @@ export class MatrixView {
   }
 
   /** Σ of each row's visible weights, right of the grid. */
+  /** Row labels again at the left edge of the visible part, over the cells scrolled under. */
+  paintStickyRows(ctx, { cell, x0, y0, gridH, fontPx, labelStep }, theme, [ci]) {
+    const x = this.stickyX;
+    ctx.fillStyle = theme.bg;
+    ctx.globalAlpha = 0.92;
+    ctx.fillRect(x, y0, x0, gridH);
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = theme.fg;
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'right';
+    for (let i = 0; i < this.m.rows; i++) {
+      if (i % labelStep && i !== ci) continue;
+      const known = i < this.visibleRows;
+      ctx.font = `${i === ci ? 'bold ' : ''}${fontPx}px ${FONT}`;
+      ctx.fillText(known ? clip(this.m.rowLabels[i]) : '·', x + x0 - 5, y0 + (i + 0.5) * cell);
+    }
+  }
+
   paintRowSums(ctx, { cell, x0, y0, gridW, fontPx, labelStep }, theme) {
     ctx.font = `${fontPx}px ${FONT}`;
     ctx.textAlign = 'left';

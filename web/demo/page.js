@@ -26,6 +26,7 @@ const IDS = {
   exportJson: 'export-json',
   exportTrace: 'export-trace',
   copyLink: 'copy-link',
+  tourButton: 'tour-btn',
 };
 
 let elements = null;
