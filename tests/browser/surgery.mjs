@@ -510,6 +510,8 @@ export async function surgeryChecks({
         deviceScaleFactor: 2,
       });
       await phone.route('**/*', route);
+      // why: a fresh context would open the first-visit tour (run.mjs tests that on its own)
+      await phone.addInitScript(() => localStorage.setItem('heed-tour', 'done'));
       const p = await phone.newPage();
       watch(p);
       await p.goto(sharedUrl || url);
