@@ -2,7 +2,8 @@
 // Browser tests of the demo (web/demo) in Debian's Chromium through playwright-core. Starts
 // scripts/serve.mjs on a free port, then checks what a person would: a translation that matches
 // the Node API, heatmaps with real pixels, the timeline, URL state, exports, keyboard access,
-// bad input and a failed model load — with no console errors and no request leaving localhost.
+// bad input and a failed model load, the Surgery view (surgery.mjs) — with no console errors and
+// no request leaving localhost.
 // Screenshots go to tests/browser/screenshots/ (gitignored).
 //
 //   node tests/browser/run.mjs          exit 0 when every check passes
@@ -23,6 +24,7 @@ import {
   pngSize,
   canvasStats,
 } from './helpers.mjs';
+import { surgeryChecks } from './surgery.mjs';
 
 const SHOTS = path.join(REPO, 'tests/browser/screenshots');
 const TEXT = 'This package contains the documentation for the library.';
@@ -1015,6 +1017,18 @@ export async function run({
         );
       });
     }
+
+    await surgeryChecks({
+      check,
+      context,
+      browser,
+      route: routeAll,
+      server,
+      tiny,
+      text: TEXT,
+      shots: SHOTS,
+      watch,
+    });
 
     await check('no console errors', async () => {
       const real = consoleErrors.filter((e) => !/test-broken\.heed/.test(e));

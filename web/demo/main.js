@@ -1,5 +1,5 @@
 // The demo page: keeps the page state and the URL, translates with the attention trace and
-// hands the result to the five views. The page's elements (page.js), fetching models
+// hands the result to the six views. The page's elements (page.js), fetching models
 // (models.js), status and messages (status.js), the output panel (translation.js) and export
 // (export.js) live beside it.
 
@@ -27,6 +27,7 @@ import { createAttentionView } from './view-attention.js';
 import { createExplainView } from './view-explain.js';
 import { createLabView } from './view-lab.js';
 import { createPositionsView } from './view-positions.js';
+import { createSurgeryView } from './view-surgery.js';
 
 const EXAMPLES = [
   'This package contains the documentation for the library.',
@@ -67,6 +68,7 @@ class App {
       explain: createExplainView(this),
       lab: createLabView(this),
       positions: createPositionsView(this),
+      surgery: createSurgeryView(this),
     };
     this.rendered = new Set();
   }

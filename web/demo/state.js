@@ -1,12 +1,14 @@
 // The page state that a URL can carry: what was translated with which model, and what is on
 // screen. Kept in the hash (#text=...&model=...), so a view can be shared and reopened.
 
+import { formatAblate, parseAblate } from './surgery-data.js';
+
 export const DEFAULTS = {
   text: '',
   model: '',
   beam: 1,
   maxlen: 0, // max target pieces per sentence (0 = the engine's automatic limit)
-  view: 'timeline', // timeline | attention | explain | lab | positions
+  view: 'timeline', // timeline | attention | explain | lab | positions | surgery
   sentence: 0, // which sentence of a paragraph the views show
   block: 'cross', // encoder | decoder | cross
   layer: 0,
@@ -23,9 +25,24 @@ export const DEFAULTS = {
   window: 1,
   plen: 32,
   pdim: 64, // positional encoding length and width
+  // surgery: ablated heads ("e0.1_c1.2", surgery-data.js), zero or mean, temperature, window
+  // radius (-1 none), sparse with random blocks, no positions, linear attention and its
+  // random features, and the seed of the shuffled-source experiment (0 = not run); the URL
+  // accepts the ranges of the view's sliders
+  ablate: '',
+  amean: false,
+  temp: 1,
+  win: -1,
+  sparse: false,
+  rblocks: 1,
+  nopos: false,
+  lin: 'none',
+  feat: 64,
+  shuf: 0,
 };
 
-const VIEWS = ['timeline', 'attention', 'explain', 'lab', 'positions'];
+const VIEWS = ['timeline', 'attention', 'explain', 'lab', 'positions', 'surgery'];
+const LINEAR = ['none', 'favor', 'elu'];
 const BLOCKS = ['encoder', 'decoder', 'cross'];
 const SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'linear'];
 const MASKS = ['none', 'causal', 'padding', 'local'];
@@ -63,6 +80,17 @@ export function parseState(hash) {
   s.plen = int(p.get('plen'), 2, 256, DEFAULTS.plen);
   s.pdim = int(p.get('pdim'), 2, 1024, DEFAULTS.pdim);
   if (s.pdim % 2) s.pdim += 1;
+  if (p.has('ablate')) s.ablate = formatAblate(parseAblate(p.get('ablate')));
+  s.amean = p.get('amean') === '1';
+  const temp = Number(p.get('temp'));
+  if (p.has('temp') && Number.isFinite(temp) && temp >= 0.1 && temp <= 4) s.temp = temp;
+  s.win = int(p.get('win'), -1, 32, DEFAULTS.win);
+  s.sparse = p.get('sparse') === '1';
+  s.rblocks = int(p.get('rblocks'), 0, 8, DEFAULTS.rblocks);
+  s.nopos = p.get('nopos') === '1';
+  if (LINEAR.includes(p.get('lin'))) s.lin = p.get('lin');
+  s.feat = int(p.get('feat'), 8, 256, DEFAULTS.feat);
+  s.shuf = int(p.get('shuf'), 0, 1e6, 0);
   return s;
 }
 

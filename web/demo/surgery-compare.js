@@ -1,0 +1,143 @@
+// The Surgery view's side-by-side parts: one run's translation with the pieces the other run
+// lacks boxed and each piece's confidence (underline, and a table for screen readers), and the
+// per-layer cost table when the engine reports result.costs. No engine calls here.
+
+import { el, fmt } from './ui.js';
+import { cssAt } from './colormap.js';
+import { showPiece } from './attention-data.js';
+import { meanConfidence } from './surgery-data.js';
+
+const SHORT = { encoder: 'enc', decoder: 'dec', cross: 'cross' };
+
+/** One run's column: `show(result, same)` with same[i] = piece i is shared with the other run. */
+export function createSide(label) {
+  const out = el('p.output.sg-out', { 'aria-hidden': 'true' });
+  const said = el('p.sr-only');
+  const stats = el('p.stats');
+  const rows = el('tbody');
+  const table = el(
+    'table.sg-conf',
+    {},
+    el('caption', { text: `${label}: confidence of each piece` }),
+    el('thead', {}, el('tr', {}, el('th', { text: 'piece' }), el('th', { text: 'confidence' }))),
+    rows,
+  );
+  const node = el(
+    'div.sg-side',
+    {},
+    el('span.io-label', { text: label }),
+    out,
+    said,
+    stats,
+    el('details', {}, el('summary', { text: 'Confidence of each piece' }), table),
+  );
+
+  function show(result, same) {
+    const spans = [];
+    result.targetTokens.forEach((t, i) => {
+      if (t === '</s>') return;
+      const p = result.tokenProbs[i];
+      if (t.startsWith('▁') && spans.length) spans.push(' ');
+      spans.push(
+        el(
+          `span.tok${p < 0.5 ? '.low' : ''}${same[i] ? '' : '.changed'}`,
+          {
+            style: `--c: ${cssAt('sequential', p)}`,
+            title: `“${t}” — probability ${(p * 100).toFixed(1)} %${same[i] ? '' : ' — not in the other run'}`,
+          },
+          t === '▁' ? '\u2009' : showPiece(t),
+        ),
+      );
+    });
+    out.replaceChildren(...spans);
+    out.dataset.text = result.text;
+    const changed = same.filter((x, i) => !x && result.targetTokens[i] !== '</s>').length;
+    said.textContent = `${label}: ${result.text}. ${changed} piece${changed === 1 ? '' : 's'} not in the other run.`;
+    stats.textContent = `mean confidence ${(meanConfidence(result) * 100).toFixed(1)} % · log-probability ${fmt(result.scores, 2)} · ${result.targetTokens.length} pieces`;
+    rows.replaceChildren(
+      ...result.targetTokens.map((t, i) =>
+        el(
+          `tr${same[i] ? '' : '.changed'}`,
+          {},
+          el('td', { text: showPiece(t) + (same[i] ? '' : ' (changed)') }),
+          el('td.num', { text: `${(result.tokenProbs[i] * 100).toFixed(1)} %` }),
+        ),
+      ),
+    );
+  }
+
+  return { node, show };
+}
+
+/** "6.8 M", "14.1 k", "512". */
+function count(n) {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(2)} G`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(2)} M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)} k`;
+  return String(n);
+}
+
+/**
+ * The cost table: per block and layer, multiply-accumulates and attention state bytes of both
+ * runs as bars. `show(base, mod)` empties it unless both results carry `costs`.
+ */
+export function createCosts() {
+  const node = el('div.sg-costs');
+
+  function show(base, mod) {
+    if (!Array.isArray(base.costs) || !Array.isArray(mod.costs)) {
+      node.replaceChildren();
+      return;
+    }
+    const max = (k) => Math.max(1, ...base.costs.map((c) => c[k]), ...mod.costs.map((c) => c[k]));
+    const find = (list, c) => list.find((x) => x.block === c.block && x.layer === c.layer);
+    const bar = (v, k, cls) =>
+      el(`span.sg-bar${cls}`, { style: `--w: ${((100 * v) / max(k)).toFixed(1)}%` });
+    const cell = (c, m, k, unit) =>
+      el(
+        'td.num',
+        {},
+        bar(c[k], k, ''),
+        bar(m[k], k, '.mod'),
+        `${count(c[k])}${unit} → ${count(m[k])}${unit}`,
+      );
+    const rows = base.costs.map((c) => {
+      const m = find(mod.costs, c) ?? { macs: 0, stateBytes: 0 };
+      return el(
+        'tr',
+        {},
+        el('th', { scope: 'row', text: `${SHORT[c.block] ?? c.block} L${c.layer + 1}` }),
+        cell(c, m, 'macs', ''),
+        cell(c, m, 'stateBytes', ' B'),
+      );
+    });
+    node.replaceChildren(
+      el('h3', { text: 'Cost of attention per layer' }),
+      el(
+        'div.sg-tablewrap',
+        {},
+        el(
+          'table.sg-costtable',
+          {},
+          el('caption.note', {
+            text: 'Multiply-accumulates and attention state (cache) bytes: unmodified → with surgery (lighter bar).',
+          }),
+          el(
+            'thead',
+            {},
+            el(
+              'tr',
+              {},
+              el('th', { scope: 'col', text: 'layer' }),
+              el('th', { scope: 'col', text: 'MACs' }),
+              el('th', { scope: 'col', text: 'state' }),
+            ),
+          ),
+          el('tbody', {}, rows),
+        ),
+      ),
+    );
+  }
+
+  return { node, show };
+}

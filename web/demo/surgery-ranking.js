@@ -1,0 +1,248 @@
+// "Which heads matter?": the Surgery view's guided experiment. Ablates each head alone on the
+// current sentence in the worker (with progress and cancel), ranks the heads by the chrF drop
+// of the output against the unmodified translation, and applies a row's ablation on request.
+
+import { el, announce, fmt } from './ui.js';
+import { blockShape, BLOCK_NAMES } from './controls.js';
+import { chrf } from './chrf.js';
+import {
+  formatAblate,
+  parseAblate,
+  hasHead,
+  meanConfidence,
+  rankHeads,
+  logProb,
+  surgeryInput,
+} from './surgery-data.js';
+
+const BLOCKS = ['encoder', 'decoder', 'cross'];
+const SHORT = { encoder: 'enc', decoder: 'dec', cross: 'cross' };
+
+/** Every head of a result's model as {block, layer, head}, block by block. */
+function allHeads(result) {
+  const heads = [];
+  for (const block of BLOCKS) {
+    const { layers, heads: H } = blockShape(result, block);
+    for (let l = 0; l < layers; l++)
+      for (let h = 0; h < H; h++) heads.push({ block, layer: l, head: h });
+  }
+  return heads;
+}
+
+/** The experiment's section; `baseKey()` names the unmodified run it belongs to. */
+export function createRanking(app, baseKey) {
+  const runBtn = el('button', { type: 'button', id: 'sg-rank' }, 'Ablate each head in turn');
+  const cancelBtn = el('button', { type: 'button', id: 'sg-rank-cancel', hidden: true }, 'Cancel');
+  const progress = el('progress', { max: 1, value: 0, hidden: true, 'aria-label': 'Heads tried' });
+  const status = el('span.note.sg-inline', { role: 'status' });
+  const body = el('tbody');
+  const table = el(
+    'table.sg-rank',
+    { hidden: true },
+    el('caption.sr-only', { text: 'Heads ranked by how much ablating each changed the output' }),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        ...[
+          '#',
+          'head',
+          'chrF drop',
+          'Δ log P(unmodified)',
+          'Δ confidence',
+          'translation without it',
+          '',
+        ].map((t) => el('th', { scope: 'col', text: t })),
+      ),
+    ),
+    body,
+  );
+  const node = el(
+    'section.sg-ranking',
+    { 'aria-labelledby': 'sg-rank-h' },
+    el('h3#sg-rank-h', { text: 'Which heads matter?' }),
+    el('p.note', {
+      text: 'Ablates each head alone on this sentence (zero or mean, as chosen above, nothing else changed) and ranks the heads by the chrF drop of the output against the unmodified translation; ties go to the larger change in the log-probability of the unmodified translation under the ablation (the engine scores it by forcing that output), or, where the engine cannot, in mean confidence. “apply” ablates that head in the comparison above.',
+    }),
+    el('div.row', {}, runBtn, cancelBtn, progress, status),
+    el('div.sg-tablewrap', {}, table),
+  );
+
+  let ranking = null; // {key, rows, done, mean}
+  let ctrl = null;
+  let drawn = -1; // rows in the drawn table
+
+  runBtn.addEventListener('click', () => run());
+  cancelBtn.addEventListener('click', () => ctrl?.abort());
+
+  async function run() {
+    if (!app.result || !app.translator) return;
+    ctrl?.abort();
+    const mine = new AbortController();
+    ctrl = mine;
+    const base = app.result;
+    const mean = app.state.amean;
+    const key = `${baseKey()}|${mean}`;
+    const heads = allHeads(base);
+    const input = surgeryInput(app);
+    ranking = { key, rows: [], done: false, mean };
+    drawn = -1;
+    runBtn.disabled = true;
+    cancelBtn.hidden = false;
+    progress.hidden = false;
+    progress.max = heads.length;
+    node.dataset.ranking = 'running';
+    const baseConfidence = meanConfidence(base);
+    const baseLogProb = logProb(base.tokenProbs);
+    let scoring = true; // why: engines before options.forcedPrefix cannot score a given output
+    const current = ranking;
+    try {
+      for (const [k, where] of heads.entries()) {
+        progress.value = k;
+        status.textContent = `head ${k + 1} of ${heads.length}…`;
+        const r = await app.translator.translate(input.text, {
+          ...input.options,
+          ...(input.forced.length && { forcedPrefix: input.forced }),
+          beam: app.state.beam,
+          interventions: { ablate: [{ ...where, mean }] },
+          signal: mine.signal,
+        });
+        if (mine.signal.aborted) return;
+        let logProbChange = null;
+        if (scoring) {
+          try {
+            // the unmodified output forced through the ablated model: its log-probability there
+            const f = await app.translator.translate(input.text, {
+              ...input.options,
+              forcedPrefix: base.targetIds,
+              interventions: { ablate: [{ ...where, mean }] },
+              signal: mine.signal,
+            });
+            logProbChange = logProb(f.tokenProbs.slice(0, base.targetIds.length)) - baseLogProb;
+          } catch (err) {
+            if (err?.code !== 'BAD_INPUT' || !/forcedPrefix/.test(err.message)) throw err;
+            scoring = false;
+          }
+        }
+        if (mine.signal.aborted) return;
+        const score = chrf(r.text, base.text);
+        current.rows.push({
+          ...where,
+          chrf: score,
+          drop: 100 - score,
+          logProbChange,
+          confidenceChange: meanConfidence(r) - baseConfidence,
+          text: r.text,
+        });
+        if (k % 4 === 3) draw();
+      }
+      current.done = true;
+      status.textContent = `${heads.length} heads tried.`;
+      announce(`Ranking of ${heads.length} heads ready`);
+    } catch (err) {
+      status.textContent =
+        mine.signal.aborted || err?.code === 'ABORTED'
+          ? `Cancelled after ${current.rows.length} of ${heads.length} heads; the partial ranking is shown.`
+          : `The experiment failed: ${err?.message ?? err}`;
+    } finally {
+      if (ctrl === mine) {
+        ctrl = null;
+        runBtn.disabled = false;
+        cancelBtn.hidden = true;
+        progress.hidden = true;
+      }
+      if (ranking === current) {
+        node.dataset.ranking = current.done ? 'done' : 'stopped';
+        draw();
+      }
+    }
+  }
+
+  function draw() {
+    const rows = ranking?.rows ?? [];
+    table.hidden = !rows.length;
+    const list = parseAblate(app.state.ablate);
+    const applied = (r) => list.length === 1 && hasHead(list, r.block, r.layer, r.head);
+    if (rows.length === drawn) {
+      // why: rebuilding would take the keyboard focus away from the row just applied
+      for (const tr of body.rows) {
+        const r = { block: tr.dataset.block, layer: +tr.dataset.layer, head: +tr.dataset.head };
+        tr.querySelector('button').setAttribute('aria-pressed', String(applied(r)));
+      }
+      return;
+    }
+    drawn = rows.length;
+    body.replaceChildren(
+      ...rankHeads(rows).map((r, i) => {
+        const name = `${SHORT[r.block]} L${r.layer + 1} H${r.head + 1}`;
+        const dc = r.confidenceChange * 100;
+        return el(
+          'tr',
+          { 'data-block': r.block, 'data-layer': r.layer, 'data-head': r.head },
+          el('td', { text: String(i + 1) }),
+          el('th', {
+            scope: 'row',
+            text: name,
+            title: `${BLOCK_NAMES[r.block]}, layer ${r.layer + 1}, head ${r.head + 1}`,
+          }),
+          el(
+            'td.num',
+            {},
+            el('span.sg-bar', { style: `--w: ${Math.min(100, r.drop).toFixed(1)}%` }),
+            fmt(r.drop, 1),
+          ),
+          el('td.num', {
+            text:
+              r.logProbChange === null
+                ? '—'
+                : `${r.logProbChange > 0 ? '+' : ''}${fmt(r.logProbChange, 2)}`,
+            title:
+              'change of the log-probability of the unmodified translation under this ablation',
+          }),
+          el('td.num', {
+            text:
+              Math.abs(dc) < 0.05 ? '0.0 %' : `${dc > 0 ? '+' : '−'}${Math.abs(dc).toFixed(1)} %`,
+          }),
+          el('td.sg-text', { text: r.text, title: r.text }),
+          el(
+            'td',
+            {},
+            el(
+              'button',
+              {
+                type: 'button',
+                'aria-pressed': String(applied(r)),
+                'aria-label': `Apply: ablate ${name}`,
+                onclick: () => {
+                  app.set({ ablate: formatAblate([r]) });
+                  announce(`Ablating ${name}`);
+                },
+              },
+              'apply',
+            ),
+          ),
+        );
+      }),
+    );
+  }
+
+  /** Drops a ranking made for another sentence, model or ablation mode; redraws. */
+  function render() {
+    if (ranking && ranking.key !== `${baseKey()}|${ranking.mean}`) {
+      ctrl?.abort();
+      ranking = null;
+      status.textContent = '';
+      delete node.dataset.ranking;
+    }
+    draw();
+  }
+
+  return {
+    node,
+    render,
+    /** The ranked rows (null before a run), for the export. */
+    rows: () => (ranking?.rows.length ? rankHeads(ranking.rows) : null),
+  };
+}
