@@ -381,35 +381,24 @@ export async function surgeryChecks({
       `     engine: linear attention ${r.linear ? 'yes' : 'no'}, costs ${r.costs ? 'yes' : 'no'}`,
     );
   });
-  await check('surgery: with an engine that reports linear and costs, they switch on', async () => {
-    // why: the engine here has neither yet; this stands in for one that has (the contract of
-    // interventions.linear and result.costs), to show the view switches them on by itself
+  await check('surgery: FAVOR+ linear attention on the real engine, with its costs', async () => {
+    // the request goes to the engine as it is sent; the engine echoes it and reports costs
     await page.evaluate(() => {
       const t = window.heedDemo.translator;
       const real = t.translate.bind(t);
       window.heedSent = [];
-      t.translate = async (text, options = {}) => {
-        const iv = { ...(options.interventions ?? {}) };
-        window.heedSent.push(structuredClone(iv));
-        const linear = iv.linear ?? { kind: 'none', features: 64, seed: 1 };
-        delete iv.linear;
-        const r = await real(text, { ...options, interventions: iv });
-        const S = r.sourceTokens.length;
-        const T = r.targetTokens.length;
-        const cut = linear.kind === 'none' ? 1 : 0.25;
-        r.interventions = { ...r.interventions, linear };
-        r.costs = [
-          { block: 'encoder', layer: 0, macs: S * S * 32 * cut, stateBytes: 0 },
-          { block: 'decoder', layer: 0, macs: T * T * 32, stateBytes: T * 32 * 8 },
-          { block: 'cross', layer: 0, macs: T * S * 32 * cut, stateBytes: S * 32 * 8 * cut },
-        ];
-        return r;
+      t.translate = (text, options = {}) => {
+        window.heedSent.push(structuredClone(options.interventions ?? {}));
+        return real(text, options);
       };
     });
     await page.click('#translate-btn');
     await page.waitForFunction(() => !document.getElementById('sg-linear').disabled, null, {
       timeout: 60_000,
     });
+    const macs = () =>
+      page.$$eval('.sg-costtable tbody tr', (rows) => rows.map((r) => r.textContent));
+    const before = await macs();
     await page.selectOption('#sg-linear', 'favor');
     await page.waitForFunction(
       () => document.querySelector('.view-surgery').dataset.state !== 'done',
@@ -417,6 +406,9 @@ export async function surgeryChecks({
     await done(page);
     const r = await page.evaluate(() => ({
       sent: window.heedSent.at(-1),
+      layers:
+        window.heedDemo.result.attention.encoderSelf.shape[0] +
+        2 * window.heedDemo.result.attention.cross.shape[0],
       rows: document.querySelectorAll('.sg-costtable tbody tr').length,
       features: document.getElementById('sg-features').disabled,
       url: location.hash,
@@ -425,10 +417,18 @@ export async function surgeryChecks({
       JSON.stringify(r.sent.linear) === JSON.stringify({ kind: 'favor', features: 64, seed: 1 }),
       `sent ${JSON.stringify(r.sent)}`,
     );
-    assert(r.rows === 3, `${r.rows} cost rows`);
+    assert(r.rows === r.layers, `${r.rows} cost rows for ${r.layers} block layers`);
     assert(!r.features && /lin=favor/.test(r.url), `features slider off or URL ${r.url}`);
+    const after = await macs();
+    assert(JSON.stringify(after) !== JSON.stringify(before), 'FAVOR+ did not change the costs');
     await page.$eval('.sg-costs', (e) => e.scrollIntoView());
-    await page.screenshot({ path: path.join(shots, '25-surgery-costs-simulated.png') });
+    await page.screenshot({ path: path.join(shots, '25-surgery-costs.png') });
+    await page.evaluate(() => {
+      const t = window.heedDemo.translator;
+      delete t.translate; // the instance's own method again
+    });
+    await page.selectOption('#sg-linear', 'none');
+    await done(page);
   });
   await check(
     'surgery on a paragraph: the shown sentence is re-translated on its own',
