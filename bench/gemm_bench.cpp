@@ -10,25 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "bench_clock.h"
 #include "kernels/gemm.h"
 
 namespace {
 
-#if defined(CLOCK_THREAD_CPUTIME_ID) && !defined(__EMSCRIPTEN__)
-// why: the machine is shared; thread CPU time leaves out the slices other processes take.
-const char* const kClockName = "thread CPU time";
-double now_seconds() {
-    timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
-#else
-const char* const kClockName = "wall clock";
-double now_seconds() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-#endif
+using heed::bench::kClockName;
+using heed::bench::now_seconds;
 
 /// Best seconds per call of `fn`: the fastest of many ~2 ms batches filling `budget` seconds,
 /// after a warm-up. why: on a shared machine (and on the wall clock) the minimum over short
