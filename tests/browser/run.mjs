@@ -30,7 +30,7 @@ const SHOTS = path.join(REPO, 'tests/browser/screenshots');
 const TEXT = 'This package contains the documentation for the library.';
 const PARAGRAPH =
   'This package contains the documentation. It is a simple text editor.\n\n' +
-  'The program is written in Python! It uses the toolkit.\nA library for images.';
+  'The program is written in Python! It uses the toolkit.\n\nA library for images.';
 const LONG = Array.from({ length: 320 }, (_, i) => `word${i}`).join(' ');
 // why: the tiny model's positions stop at 64, and its 400-piece vocabulary cuts this into 56
 const PERF_TEXT =
@@ -678,7 +678,7 @@ export async function run({
     });
 
     await check(
-      'a paragraph: every sentence translated, a picker chooses what the views show',
+      'three paragraphs: every sentence translated, a picker chooses what the views show',
       async () => {
         await page.click('#tab-attention');
         await page.fill('#source-text', PARAGRAPH);
