@@ -122,18 +122,67 @@ TEST_P(EndToEnd, StepCallbackSeesEveryStepAndCanAbort) {
     o.max_length = 20;
     o.return_attention = true;
     std::vector<int> seen;
-    heed::Translation full = tr->translate_one(c["text"], o, [&](int step, const heed::Translation& p) {
-        seen.push_back(step);
-        EXPECT_EQ(int(p.target_ids.size()), step + 1);
-        EXPECT_EQ(p.attention.cross.shape[2], std::size_t(step + 1));
+    heed::Translation full = tr->translate_one(c["text"], o, [&](const heed::StepEvent& e) {
+        seen.push_back(e.step);
+        EXPECT_EQ(int(e.target_ids.size()), e.step + 1);
+        EXPECT_EQ(e.decoder_self.shape[2], std::size_t(e.step + 1));  // this step's row only
+        EXPECT_EQ(e.encoder_self != nullptr, e.step == 0);            // sent once
         return true;
     });
     EXPECT_EQ(int(seen.size()), int(full.target_ids.size()));
     int calls = 0;
-    heed::Translation cut = tr->translate_one(c["text"], o, [&](int, const heed::Translation&) {
+    heed::Translation cut = tr->translate_one(c["text"], o, [&](const heed::StepEvent&) {
         return ++calls < 3;
     });
     EXPECT_EQ(cut.target_ids.size(), 3u);
+}
+
+// The rows the step events carry, put together, are the final trace (greedy, and beam search
+// where the best hypothesis of the last step is the one chosen).
+TEST_P(EndToEnd, StepEventsAddUpToTheFinalTrace) {
+    auto tr = load(GetParam());
+    for (int beam : {1, 3}) {
+        const json& c = goldens()[GetParam()]["cases"][0];
+        heed::TranslateOptions o;
+        o.max_length = 12;
+        o.beam_size = beam;
+        o.return_attention = true;
+        std::vector<heed::StepEvent> events;
+        std::vector<float> encoder_self;
+        heed::Translation full = tr->translate_one(c["text"], o, [&](const heed::StepEvent& e) {
+            heed::StepEvent copy = e;
+            if (e.encoder_self) encoder_self = e.encoder_self->data;
+            copy.encoder_self = nullptr;
+            events.push_back(std::move(copy));
+            return true;
+        });
+        const heed::AttentionTrace& a = full.attention;
+        EXPECT_EQ(encoder_self, a.encoder_self.data);
+        const std::size_t L = a.cross.shape[0], H = a.cross.shape[1], T = a.cross.shape[2],
+                          S = a.cross.shape[3];
+        // beam: the last event is the last step's best live hypothesis, not always the winner
+        const std::size_t n = std::min(events.size(), T);
+        std::size_t compared = 0;
+        for (std::size_t t = 0; t < n; ++t) {
+            const heed::StepEvent& e = events[t];
+            if (beam > 1 && std::vector<int>(full.target_ids.begin(),
+                                             full.target_ids.begin() + t + 1) != e.target_ids)
+                continue;  // why: a hypothesis that did not win
+            ++compared;
+            for (std::size_t lh = 0; lh < L * H; ++lh) {
+                for (std::size_t s = 0; s < S; ++s)
+                    EXPECT_EQ(e.cross.data[lh * S + s], a.cross.data[(lh * T + t) * S + s]);
+                for (std::size_t k = 0; k <= t; ++k)
+                    EXPECT_EQ(e.decoder_self.data[lh * (t + 1) + k],
+                              a.decoder_self.data[(lh * T + t) * T + k]);
+            }
+        }
+        if (beam == 1) {
+            EXPECT_EQ(events.size(), T);
+            EXPECT_EQ(compared, T);
+        }
+        EXPECT_GT(compared, 0u) << "beam " << beam;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(TinyModels, EndToEnd, ::testing::Values("tiny", "tiny-post"));

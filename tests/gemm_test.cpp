@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/linear.h"
 #include "ops/matmul.h"
 #include "test_util.h"
 

@@ -12,6 +12,7 @@
 
 #include "attention_goldens.h"
 #include "ops/attention.h"
+#include "ops/linear.h"
 #include "ops/matmul.h"
 #include "test_util.h"
 

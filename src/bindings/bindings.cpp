@@ -66,25 +66,49 @@ val tensor(const heed::Array& a, bool copy) {
                                 : floats_view(a.data.data(), a.data.size()));
 }
 
+/// A step's top-k candidates as [{id, piece, prob}].
+val candidates_val(const std::vector<heed::Candidate>& candidates) {
+    val top = val::array();
+    for (std::size_t j = 0; j < candidates.size(); ++j) {
+        val c = val::object();
+        c.set("id", candidates[j].id);
+        c.set("piece", val(candidates[j].piece));
+        c.set("prob", candidates[j].prob);
+        top.set(j, c);
+    }
+    return top;
+}
+
 val steps_val(const std::vector<heed::StepTrace>& steps) {
     val out = val::array();
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const heed::StepTrace& s = steps[i];
-        val top = val::array();
-        for (std::size_t j = 0; j < s.top.size(); ++j) {
-            val c = val::object();
-            c.set("id", s.top[j].id);
-            c.set("piece", val(s.top[j].piece));
-            c.set("prob", s.top[j].prob);
-            top.set(j, c);
-        }
         val step = val::object();
         step.set("id", s.token);
         step.set("prob", s.prob);
-        step.set("top", top);
+        step.set("top", candidates_val(s.top));
         out.set(i, step);
     }
     return out;
+}
+
+/// translate_one's StepEvent: this step's rows only, viewing WASM memory (heed.js copies them).
+val step_val(const heed::StepEvent& e) {
+    val r = val::object();
+    r.set("step", e.step);
+    r.set("targetIds", number_array(e.target_ids));
+    r.set("targetTokens", string_array(e.target_tokens));
+    r.set("prob", e.prob);
+    r.set("top", candidates_val(e.top));
+    r.set("sourceIds", number_array(*e.source_ids));
+    r.set("sourceTokens", string_array(*e.source_tokens));
+    if (e.has_attention) {
+        // why: views last; converting a std::string mallocs, which may grow (detach) memory
+        if (e.encoder_self) r.set("encoderSelf", tensor(*e.encoder_self, false));
+        r.set("decoderSelf", tensor(e.decoder_self, false));
+        r.set("cross", tensor(e.cross, false));
+    }
+    return r;
 }
 
 /// The beam tree: per step, [{token, piece, parent, logprob, finished}].
@@ -209,11 +233,14 @@ val guarded(const char* code, F&& f) {
 class TranslatorHandle {
 public:
     /// bytes: Uint8Array (copied into WASM memory for the duration of parsing).
-    val load(const val& bytes) {
+    /// int8: keep I8 weights int8 (LoadSettings::int8).
+    val load(const val& bytes, bool int8) {
         return guarded("BAD_MODEL", [&] {
             std::vector<std::uint8_t> data =
                 emscripten::convertJSArrayToNumberVector<std::uint8_t>(bytes);
-            translator_ = heed::Translator::load(data.data(), data.size());
+            heed::LoadSettings settings;
+            settings.int8 = int8;
+            translator_ = heed::Translator::load(data.data(), data.size(), settings);
             return val(true);
         });
     }
@@ -234,14 +261,14 @@ public:
         });
     }
 
-    /// on_step(step, partial) -> bool (false stops), or null. `partial` views WASM memory.
+    /// on_step(event) -> bool (false stops), or null. The event's rows view WASM memory.
     val translate_one(const std::string& text, const heed::TranslateOptions& options,
                       const val& on_step) const {
         return guarded("BAD_INPUT", [&] {
             heed::StepCallback callback;
             if (!on_step.isNull() && !on_step.isUndefined())
-                callback = [&on_step](int step, const heed::Translation& partial) {
-                    return on_step(step, translation_val(partial, false)).as<bool>();
+                callback = [&on_step](const heed::StepEvent& e) {
+                    return on_step(step_val(e)).as<bool>();
                 };
             return translation_val(get().translate_one(text, options, callback), true);
         });
@@ -281,6 +308,8 @@ public:
             r.set("config", val(get().config_json()));
             r.set("metadata", val(get().metadata_json()));
             r.set("parameters", double(get().parameter_count()));
+            r.set("weightBytes", double(get().weight_bytes()));
+            r.set("compute", val(std::string(get().int8_weights() ? "int8" : "f32")));
             val directions = val::array();
             for (const std::string& d : get().directions()) directions.call<void>("push", val(d));
             r.set("directions", directions);

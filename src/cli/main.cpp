@@ -31,7 +31,7 @@ const char* kUsage =
     "                 [--temperature X] [--window N]\n"
     "                 [--no-positions] [--ablate enc|dec|cross:LAYER:HEAD[:mean] ...]\n"
     "                 [--sparse RANDOM_BLOCKS [--seed N]] [--linear favor:R[:SEED]|elu|none]\n"
-    "                 [--costs] [TEXT ...]\n"
+    "                 [--costs] [--compute int8|f32] [TEXT ...]\n"
     "      translates each TEXT, or each line of stdin as it arrives when no TEXT is given,\n"
     "      into LANG (default: the model's first direction), sentence by sentence (--no-split:\n"
     "      each TEXT or line is one sequence); --attention writes a JSON array, one element per\n"
@@ -42,13 +42,16 @@ const char* kUsage =
     "      --sparse adds global tokens and seeded random key blocks to the window,\n"
     "      --linear replaces every softmax by FAVOR+ with R random features (seed SEED,\n"
     "      default 1) or by elu + 1; --costs prints each translation's attention multiply-adds\n"
-    "      and state bytes per block and layer to stderr\n"
-    "  heed info -m MODEL      prints the directions, the config and the parameter count\n"
+    "      and state bytes per block and layer to stderr; --compute f32 widens int8 weights to\n"
+    "      f32 at load (default int8: they stay int8 and are multiplied as int8)\n"
+    "  heed info -m MODEL      prints the directions, the config, the parameter count and\n"
+    "                          the bytes the weights take in memory (--compute as above)\n"
     "  heed bench -m MODEL     prints sentences/s and words/s on a built-in set\n";
 
 struct Args {
     std::string command, model, attention_out;
     heed::TranslateOptions options;
+    heed::LoadSettings load;
     bool ids = false, costs = false;
     std::vector<std::string> texts;
 };
@@ -153,6 +156,12 @@ Args parse_args(int argc, char** argv) {
             a.options.interventions.sparse.seed = std::uint32_t(parse_int(s, value()));
         else if (s == "--linear") a.options.interventions.linear = parse_linear(value());
         else if (s == "--costs") a.costs = true;
+        else if (s == "--compute") {
+            const std::string v = value();
+            if (v != "int8" && v != "f32")
+                throw Error("--compute expects int8 or f32, got '" + v + "'");
+            a.load.int8 = v == "int8";
+        }
         else if (s == "--ablate")
             a.options.interventions.ablations.push_back(parse_ablation(value()));
         else if (s == "--max-length") a.options.max_length = parse_int(s, value());
@@ -345,6 +354,8 @@ int run_info(const heed::Translator& tr) {
     json info = {{"directions", tr.directions()},
                  {"config", json::parse(tr.config_json())},
                  {"parameters", tr.parameter_count()},
+                 {"weight_bytes", tr.weight_bytes()},
+                 {"compute", tr.int8_weights() ? "int8" : "f32"},
                  {"metadata", json::parse(tr.metadata_json())}};
     std::cout << info.dump(2) << "\n";
     return 0;
@@ -414,7 +425,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        std::unique_ptr<heed::Translator> tr = heed::Translator::load_file(args.model);
+        std::unique_ptr<heed::Translator> tr = heed::Translator::load_file(args.model, args.load);
         try {
             tr->check_against_model(args.options);  // why: once, like the other options
         } catch (const Error& e) {

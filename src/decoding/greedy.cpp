@@ -69,7 +69,12 @@ std::vector<Hypothesis> greedy_search(const Model& model,
                 --live;
             }
         }
-        if (observer && !observer(hyps[0])) break;
+        if (observer) {
+            const Hypothesis& h = hyps[0];
+            const SearchProgress progress{h.tokens, h.logprobs,
+                                          h.steps.empty() ? nullptr : &h.steps.back()};
+            if (!observer(progress)) break;
+        }
     }
     return hyps;
 }

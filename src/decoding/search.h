@@ -46,9 +46,17 @@ struct Hypothesis {
     int beam_node = -1;
 };
 
-/// Called after each step with the current best hypothesis; return false to stop early
-/// (the search then returns what it has).
-using SearchObserver = std::function<bool(const Hypothesis& best)>;
+/// What a search reports after each step: the current best hypothesis's tokens and
+/// log-probabilities, and, when recording, its newest step (that step's rows only).
+struct SearchProgress {
+    const std::vector<int>& tokens;
+    const std::vector<float>& logprobs;
+    const StepRecord* last;  ///< null unless options.return_attention
+};
+
+/// Called after each step; return false to stop early (the search then returns what it has).
+/// Its cost per step does not grow with the whole trace: it sees one step's rows.
+using SearchObserver = std::function<bool(const SearchProgress& best)>;
 
 /// Greedy decoding of several sentences at once (one decoder row each).
 std::vector<Hypothesis> greedy_search(const Model& model, const std::vector<const Memory*>& memories,

@@ -115,6 +115,7 @@ DecoderState::DecoderState(const ModelConfig& c, int rows, int max_len)
     proj_ = Mat::from_shape({R, D});
     ffn_ = Mat::from_shape({R, F});
     probs_.resize(std::size_t(std::max(max_len, c.max_positions)));
+    token_.resize(D);
 }
 
 void DecoderState::reorder(const std::vector<int>& parents) {
@@ -134,10 +135,6 @@ void DecoderState::reorder(const std::vector<int>& parents) {
 Model::Model(ModelConfig config, ModelWeights weights)
     : config_(std::move(config)), weights_(std::move(weights)) {}
 
-const std::vector<float>& Model::target_embedding() const {
-    return config_.tied_embeddings ? weights_.src_embed : weights_.tgt_embed;
-}
-
 Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace,
                      const Interventions* interventions) const {
     const ModelConfig& c = config_;
@@ -154,11 +151,12 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace,
 
     // embeddings + positions
     Mat x = rows(D);  // [S, D]
+    std::vector<float> token(D);
     for (int s = 0; s < S; ++s) {
         if (src[s] < 0 || src[s] >= c.vocab_size) throw Error("source token id out of range");
-        embed(weights_.src_embed.data() + std::size_t(src[s]) * D,
-              iv.no_positions ? nullptr : weights_.enc_pos.data() + std::size_t(s) * D, emb_scale,
-              D, row(x, s));
+        weights_.source_embedding(src[s], token.data());
+        embed(token.data(), iv.no_positions ? nullptr : weights_.encoder_position(s), emb_scale, D,
+              row(x, s));
     }
 
     Mat h = rows(D), proj = rows(D), qkv = rows(3 * D), attn = rows(D), ffn = rows(F);
@@ -230,7 +228,6 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
     const Interventions& iv = s.interventions_ ? *s.interventions_ : kNone;
     const float scale = head_scale(c, iv);
     const float emb_scale = c.scale_embeddings ? std::sqrt(float(D)) : 1.0f;
-    const std::vector<float>& embedding = target_embedding();
     if (iv.linear.enabled() && !s.linear_)
         s.linear_ = std::make_unique<LinearDecoder>(c, iv.linear, scale, R);
     const bool keep_inputs = trace && trace->want_inputs;
@@ -246,8 +243,8 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
     // embeddings + position t
     for (int r = 0; r < R; ++r) {
         if (tokens[r] < 0 || tokens[r] >= c.vocab_size) throw Error("target id out of range");
-        embed(embedding.data() + std::size_t(tokens[r]) * D,
-              iv.no_positions ? nullptr : weights_.dec_pos.data() + std::size_t(t) * D, emb_scale,
+        weights_.target_embedding(tokens[r], s.token_.data());
+        embed(s.token_.data(), iv.no_positions ? nullptr : weights_.decoder_position(t), emb_scale,
               D, row(s.x_, r));  // [R, D]
     }
 

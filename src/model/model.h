@@ -63,6 +63,7 @@ private:
     std::vector<float> cache_tmp_;
     Mat x_, h_, qkv_, q_, attn_, proj_, ffn_;  ///< [R, *] scratch
     std::vector<float> probs_;                ///< [max(max_len, S)] per-head weights
+    std::vector<float> token_;                ///< [D] one token's embedding row
     const Interventions* interventions_ = nullptr;
     /// Linear attention's sums (Interventions::linear), made at the first step that needs them.
     std::unique_ptr<LinearDecoder> linear_;
@@ -86,8 +87,6 @@ public:
               DecoderState& state, float* logits, StepAttention* trace = nullptr) const;
 
 private:
-    const std::vector<float>& target_embedding() const;
-
     ModelConfig config_;
     ModelWeights weights_;
 };

@@ -4,6 +4,7 @@
 #include "model/model_file.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string_view>
@@ -365,6 +366,29 @@ std::vector<float> ModelFile::read_f32(const std::string& name,
             break;  // refused above
     }
     return out;
+}
+
+void ModelFile::read_i8(const std::string& name, const std::vector<std::size_t>& expected_shape,
+                        std::vector<std::int8_t>& values, std::vector<float>& scales) const {
+    const TensorInfo& t = info(name);
+    if (t.dtype != DType::I8)
+        throw Error("tensor " + in_quotes(name) + " is " + dtype_name(t.dtype) + ", expected I8");
+    if (t.shape != expected_shape)
+        throw Error("tensor " + in_quotes(name) + " has shape " + shape_text(t.shape) +
+                    ", expected " + shape_text(expected_shape));
+    const std::size_t rows = t.shape[0], cols = t.shape[1];
+    const std::uint8_t* p = bytes_of(t);
+    values.resize(rows * cols);
+    for (std::size_t i = 0; i < rows * cols; ++i) values[i] = std::int8_t(p[i]);
+    const std::uint8_t* scale = bytes_of(info(name + kScaleSuffix));
+    scales.resize(rows);
+    for (std::size_t r = 0; r < rows; ++r) {
+        scales[r] = f32_from_bits(load_u32_le(scale + 4 * r));
+        // why: one NaN or Inf scale silently turns every translation into an empty line
+        if (!std::isfinite(scales[r]))
+            throw Error("tensor " + in_quotes(name + kScaleSuffix) + " has a non-finite value (" +
+                        std::to_string(scales[r]) + ") at element " + std::to_string(r));
+    }
 }
 
 std::string ModelFile::read_bytes(const std::string& name) const {

@@ -59,6 +59,10 @@ class ModelFile {
     /// "tensor 'X' has shape [a, b], expected [c, d]". U8 tensors are refused.
     std::vector<float> read_f32(const std::string& name,
                                 const std::vector<std::size_t>& expected_shape) const;
+    /// The stored values of an I8 tensor and its per-row X.scale, unconverted, checking the
+    /// expected [rows, cols] shape and that every scale is finite; throws for other dtypes.
+    void read_i8(const std::string& name, const std::vector<std::size_t>& expected_shape,
+                 std::vector<std::int8_t>& values, std::vector<float>& scales) const;
     /// The raw bytes of a U8 tensor (e.g. "tokenizer.model"); throws for other dtypes.
     std::string read_bytes(const std::string& name) const;
     /// All tensor names, sorted.

@@ -17,7 +17,7 @@ using Shape = std::vector<std::size_t>;
 
 class Reader {
 public:
-    Reader(const ModelFile& f) : file_(f) {}
+    Reader(const ModelFile& f, const LoadOptions& options) : file_(f), options_(options) {}
 
     std::vector<float> read(const std::string& name, Shape shape) {
         used_.insert(name);
@@ -35,22 +35,19 @@ public:
         return LayerNorm{read(name + ".weight", {d}), read(name + ".bias", {d})};
     }
     PackedLinear linear(const std::string& name, std::size_t out, std::size_t in) {
-        std::vector<float> w = read(name + ".weight", {out, in});
-        std::vector<float> b = read(name + ".bias", {out});
-        return PackedLinear(w.data(), b.data(), int(out), int(in));
+        return fused_parts({name}, out, in);
     }
     /// Several [d, in] projections stacked into one [n*d, in] product (fused Q/K/V).
     PackedLinear fused(const std::string& prefix, const char* parts, std::size_t d,
                        std::size_t in) {
-        std::vector<float> w, b;
-        for (const char* p = parts; *p; ++p) {
-            std::string name = prefix + "." + *p;
-            std::vector<float> wp = read(name + ".weight", {d, in});
-            std::vector<float> bp = read(name + ".bias", {d});
-            w.insert(w.end(), wp.begin(), wp.end());
-            b.insert(b.end(), bp.begin(), bp.end());
-        }
-        return PackedLinear(w.data(), b.data(), int(b.size()), int(in));
+        std::vector<std::string> names;
+        for (const char* p = parts; *p; ++p) names.push_back(prefix + "." + *p);
+        return fused_parts(names, d, in);
+    }
+    /// The output layer [V, D] from `weight` and `bias` ([V]; null: zeros).
+    PackedLinear output(const std::string& weight, std::size_t V, std::size_t D,
+                        const std::vector<float>& bias) {
+        return fused_parts({weight}, V, D, &bias, false);
     }
     void finish() {
         used_.insert("tokenizer.model");  // why: read by the translator, part of the format
@@ -58,7 +55,42 @@ public:
     }
 
 private:
+    /// Stacks `names` ([d, in] each, ".weight" and ".bias" unless `suffixed` is false) into
+    /// one layer: int8 when every part is stored I8 and the options keep int8, else f32.
+    PackedLinear fused_parts(const std::vector<std::string>& names, std::size_t d, std::size_t in,
+                             const std::vector<float>* bias_in = nullptr, bool suffixed = true) {
+        const auto weight = [&](const std::string& n) { return suffixed ? n + ".weight" : n; };
+        bool int8 = options_.int8_kernel != LinearKernel::F32;
+        for (const std::string& n : names)
+            int8 = int8 && file_.has(weight(n)) && file_.info(weight(n)).dtype == DType::I8;
+        std::vector<float> w, b, scales;
+        std::vector<std::int8_t> q;
+        for (const std::string& n : names) {
+            if (int8) {
+                used_.insert(weight(n));
+                std::vector<std::int8_t> qp;
+                std::vector<float> sp;
+                file_.read_i8(weight(n), {d, in}, qp, sp);
+                q.insert(q.end(), qp.begin(), qp.end());
+                scales.insert(scales.end(), sp.begin(), sp.end());
+            } else {
+                std::vector<float> wp = read(weight(n), {d, in});
+                w.insert(w.end(), wp.begin(), wp.end());
+            }
+            if (suffixed) {
+                std::vector<float> bp = read(n + ".bias", {d});
+                b.insert(b.end(), bp.begin(), bp.end());
+            }
+        }
+        if (!suffixed) b = *bias_in;
+        const int out = int(names.size() * d);
+        return int8 ? PackedLinear(q.data(), scales.data(), b.data(), out, int(in),
+                                   options_.int8_kernel)
+                    : PackedLinear(w.data(), b.data(), out, int(in));
+    }
+
     const ModelFile& file_;
+    LoadOptions options_;
     std::set<std::string> used_;
 };
 
@@ -66,30 +98,24 @@ std::vector<float> flat(const Mat& m) { return std::vector<float>(m.begin(), m.e
 
 }  // namespace
 
-ModelWeights load_weights(const ModelFile& file, const ModelConfig& c) {
+ModelWeights load_weights(const ModelFile& file, const ModelConfig& c,
+                          const LoadOptions& options) {
     const std::size_t D = c.d_model, F = c.ffn_dim, V = c.vocab_size, P = c.max_positions;
-    Reader r(file);
+    Reader r(file, options);
     ModelWeights w;
 
-    // embeddings
-    if (c.tied_embeddings) {
-        w.src_embed = r.read("embed.weight", {V, D});
-        w.tgt_embed = w.src_embed;
-    } else {
-        w.src_embed = r.read("src_embed.weight", {V, D});
-        w.tgt_embed = r.read("tgt_embed.weight", {V, D});
-    }
+    // embeddings: tied ones are the output layer's rows, held once
     std::vector<float> logits_bias(V, 0.0f);
     if (c.final_logits_bias) logits_bias = r.read("logits.bias", {V});
     if (c.tied_embeddings) {
-        w.lm_head = PackedLinear(w.tgt_embed.data(), logits_bias.data(), int(V), int(D));
+        w.lm_head = r.output("embed.weight", V, D, logits_bias);
     } else {
-        std::vector<float> head = r.read("lm_head.weight", {V, D});
-        w.lm_head = PackedLinear(head.data(), logits_bias.data(), int(V), int(D));
+        w.src_embed = r.read("src_embed.weight", {V, D});
+        w.tgt_embed = r.read("tgt_embed.weight", {V, D});
+        w.lm_head = r.output("lm_head.weight", V, D, logits_bias);
     }
     if (c.positions == PositionKind::Sinusoidal) {
-        w.enc_pos = flat(sinusoidal_positions(int(P), int(D)));
-        w.dec_pos = w.enc_pos;
+        w.enc_pos = flat(sinusoidal_positions(int(P), int(D)));  // why: dec_pos stays empty
     } else {
         w.enc_pos = r.read("encoder.pos.weight", {P, D});
         w.dec_pos = r.read("decoder.pos.weight", {P, D});
@@ -130,6 +156,43 @@ ModelWeights load_weights(const ModelFile& file, const ModelConfig& c) {
     }
     r.finish();
     return w;
+}
+
+void ModelWeights::source_embedding(int id, float* out) const {
+    if (src_embed.empty()) return lm_head.weight_row(id, out);
+    const std::size_t D = lm_head.in_features();
+    std::copy(src_embed.begin() + id * D, src_embed.begin() + (id + 1) * D, out);
+}
+
+void ModelWeights::target_embedding(int id, float* out) const {
+    if (tgt_embed.empty()) return lm_head.weight_row(id, out);
+    const std::size_t D = lm_head.in_features();
+    std::copy(tgt_embed.begin() + id * D, tgt_embed.begin() + (id + 1) * D, out);
+}
+
+const float* ModelWeights::encoder_position(int t) const {
+    return enc_pos.data() + std::size_t(t) * lm_head.in_features();
+}
+
+const float* ModelWeights::decoder_position(int t) const {
+    return (dec_pos.empty() ? enc_pos : dec_pos).data() + std::size_t(t) * lm_head.in_features();
+}
+
+std::size_t ModelWeights::resident_bytes() const {
+    const auto floats = [](const std::vector<float>& v) { return v.size() * sizeof(float); };
+    const auto norm = [&](const LayerNorm& n) { return floats(n.gamma) + floats(n.beta); };
+    std::size_t n = floats(src_embed) + floats(tgt_embed) + floats(enc_pos) + floats(dec_pos) +
+                    lm_head.resident_bytes() + norm(encoder_ln) + norm(decoder_ln);
+    for (const EncoderLayerWeights& l : encoder)
+        n += norm(l.ln1) + norm(l.ln2) + l.self_attn.qkv.resident_bytes() +
+             l.self_attn.o.resident_bytes() + l.ffn.fc1.resident_bytes() +
+             l.ffn.fc2.resident_bytes();
+    for (const DecoderLayerWeights& l : decoder)
+        n += norm(l.ln1) + norm(l.ln2) + norm(l.ln3) + l.self_attn.qkv.resident_bytes() +
+             l.self_attn.o.resident_bytes() + l.cross_attn.q.resident_bytes() +
+             l.cross_attn.kv.resident_bytes() + l.cross_attn.o.resident_bytes() +
+             l.ffn.fc1.resident_bytes() + l.ffn.fc2.resident_bytes();
+    return n;
 }
 
 std::size_t count_parameters(const ModelConfig& c) {

@@ -6,7 +6,7 @@
 
 #include "model/config.h"
 #include "ops/layer_norm.h"
-#include "ops/matmul.h"
+#include "ops/linear.h"
 
 namespace heed {
 
@@ -44,18 +44,37 @@ struct DecoderLayerWeights {
 };
 
 struct ModelWeights {
-    std::vector<float> src_embed;  ///< [V, D] source embedding table (row look-up)
-    std::vector<float> tgt_embed;  ///< [V, D] target embedding table (same data when tied)
-    std::vector<float> enc_pos, dec_pos;  ///< [P, D] positions (sinusoidal or learned)
+    /// Token embeddings [V, D], row look-up. Tied: empty, the rows of `lm_head` are read (one
+    /// table in memory, int8 when the file stores it so).
+    std::vector<float> src_embed, tgt_embed;
+    /// Positions [P, D] (sinusoidal or learned); `dec_pos` is empty when it equals `enc_pos`.
+    std::vector<float> enc_pos, dec_pos;
     PackedLinear lm_head;          ///< [V, D] output projection (+ final logits bias)
     std::vector<EncoderLayerWeights> encoder;
     std::vector<DecoderLayerWeights> decoder;
     LayerNorm encoder_ln, decoder_ln;  ///< final norms (pre-norm models only)
+
+    /// Row `id` of the source / target embedding table into out[D].
+    void source_embedding(int id, float* out) const;
+    void target_embedding(int id, float* out) const;
+    /// Position t's encoding of the encoder / decoder ([D]).
+    const float* encoder_position(int t) const;
+    const float* decoder_position(int t) const;
+    /// Bytes held for all weights (what a loaded model keeps resident).
+    std::size_t resident_bytes() const;
+};
+
+/// How the loader computes with the file's weights: Int8 (the default) keeps I8 tensors
+/// int8 in memory and multiplies them as such; F32 widens them to f32 at load (the reference
+/// it is compared with). F16/F32 tensors are always f32.
+struct LoadOptions {
+    LinearKernel int8_kernel = LinearKernel::Int8;
 };
 
 /// Reads every tensor the config needs, checks shapes, packs the GEMM weights, and rejects
 /// unknown tensors. Throws heed::Error naming the offending tensor.
-ModelWeights load_weights(const ModelFile& file, const ModelConfig& config);
+ModelWeights load_weights(const ModelFile& file, const ModelConfig& config,
+                          const LoadOptions& options = {});
 
 /// Number of learned parameters the config implies (embeddings counted once when tied).
 std::size_t count_parameters(const ModelConfig& config);

@@ -1,5 +1,5 @@
-// Matrix products over raw strided buffers and xtensor containers, and the packed linear layer:
-// shape plumbing and the choice of kernel path. The arithmetic lives in kernels/gemm.
+// Matrix products over raw strided buffers and xtensor containers: shape plumbing and the
+// choice of kernel path. The arithmetic lives in kernels/gemm.
 #include "ops/matmul.h"
 
 #include <cstddef>
@@ -24,27 +24,6 @@ constexpr int kPackMinRows = 32;
 constexpr std::size_t kPackMinFloatsNN = 16 * 1024;
 
 }  // namespace
-
-PackedLinear::PackedLinear(const float* w, const float* bias, int out_features, int in_features)
-    : in_(in_features),
-      out_(out_features),
-      packed_(kernels::packed_b_size(in_features, out_features)),
-      bias_(bias ? std::vector<float>(bias, bias + out_features)
-                 : std::vector<float>(std::size_t(out_features), 0.0f)) {
-    // W is [out, in] = B transposed for y = x·Wᵀ.
-    kernels::pack_b_f32(in_, out_, w, in_, /*b_transposed=*/true, packed_.data());
-}
-
-void PackedLinear::apply(const float* x, int rows, float* y) const noexcept {
-    kernels::gemm_f32_4x8_simd128(rows, out_, in_, x, in_, packed_.data(), bias_.data(), y, out_,
-                                  /*accumulate=*/false);
-}
-
-Mat PackedLinear::operator()(const Mat& x) const {
-    Mat y = Mat::from_shape({x.shape(0), std::size_t(out_)});
-    apply(x.data(), int(x.shape(0)), y.data());
-    return y;
-}
 
 void matmul_raw(const float* a, int lda, const float* b, int ldb, bool b_transposed, float* c,
                 int ldc, int M, int N, int K) noexcept {

@@ -4,7 +4,7 @@
 #include <random>
 #include <vector>
 
-#include "ops/matmul.h"
+#include "ops/linear.h"
 
 namespace heed {
 

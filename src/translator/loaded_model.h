@@ -21,8 +21,10 @@ struct LoadedModel {
 };
 
 /// Parses and verifies a model file held in memory; throws heed::Error naming the problem.
-std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t size);
+std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t size,
+                                        const LoadOptions& options = {});
 /// Reads and loads a model file; throws heed::Error if unreadable or invalid.
-std::unique_ptr<LoadedModel> load_model_file(const std::string& path);
+std::unique_ptr<LoadedModel> load_model_file(const std::string& path,
+                                             const LoadOptions& options = {});
 
 }  // namespace heed

@@ -69,7 +69,8 @@ void check_options(const TranslateOptions& o) {
                     "(elu + 1 has no softmax scale to change)");
 }
 
-std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t size) {
+std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t size,
+                                        const LoadOptions& options) {
     if (size > kMaxModelBytes)
         throw Error("model file is " + std::to_string(size) + " bytes, over the limit of " +
                     std::to_string(kMaxModelBytes));
@@ -83,7 +84,7 @@ std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t s
                     " pieces but the model's vocab_size is " + std::to_string(config.vocab_size));
     if (tokenizer.eos_id() != config.eos_id)
         throw Error("tokenizer and model disagree on the end-of-sentence id");
-    ModelWeights weights = load_weights(file, config);
+    ModelWeights weights = load_weights(file, config, options);
     Directions directions = Directions::parse(
         file.has_metadata("heed.languages") ? file.metadata("heed.languages") : std::string(),
         tokenizer, config.decoder_start_id);
@@ -92,7 +93,7 @@ std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t s
                         file.metadata_json(), std::move(directions)});
 }
 
-std::unique_ptr<LoadedModel> load_model_file(const std::string& path) {
+std::unique_ptr<LoadedModel> load_model_file(const std::string& path, const LoadOptions& options) {
     std::ifstream f(path, std::ios::binary);
     if (!f) throw Error("cannot open model file '" + path + "'");
     // why: a device or pipe (/dev/zero) never ends; only a regular file has a size to check
@@ -107,23 +108,45 @@ std::unique_ptr<LoadedModel> load_model_file(const std::string& path) {
     std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
     f.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(size));
     if (std::size_t(f.gcount()) != size) throw Error("cannot read model file '" + path + "'");
-    return load_model(bytes.data(), bytes.size());
+    return load_model(bytes.data(), bytes.size(), options);
 }
 
 Translator::Translator(std::unique_ptr<LoadedModel> loaded) : loaded_(std::move(loaded)) {}
 Translator::~Translator() = default;
 
-std::unique_ptr<Translator> Translator::load(const std::uint8_t* bytes, std::size_t size) {
-    return std::unique_ptr<Translator>(new Translator(load_model(bytes, size)));
+namespace {
+
+LoadOptions load_options(const LoadSettings& s) {
+    LoadOptions o;
+    o.int8_kernel = s.int8 ? LinearKernel::Int8 : LinearKernel::F32;
+    return o;
 }
 
-std::unique_ptr<Translator> Translator::load_file(const std::string& path) {
-    return std::unique_ptr<Translator>(new Translator(load_model_file(path)));
+}  // namespace
+
+std::unique_ptr<Translator> Translator::load(const std::uint8_t* bytes, std::size_t size,
+                                             const LoadSettings& settings) {
+    return std::unique_ptr<Translator>(
+        new Translator(load_model(bytes, size, load_options(settings))));
+}
+
+std::unique_ptr<Translator> Translator::load_file(const std::string& path,
+                                                  const LoadSettings& settings) {
+    return std::unique_ptr<Translator>(
+        new Translator(load_model_file(path, load_options(settings))));
 }
 
 std::string Translator::config_json() const { return loaded_->model.config().to_json(); }
 std::size_t Translator::parameter_count() const {
     return count_parameters(loaded_->model.config());
+}
+std::size_t Translator::weight_bytes() const {
+    return loaded_->model.weights().resident_bytes();
+}
+bool Translator::int8_weights() const {
+    return loaded_->model.weights().lm_head.kernel() != LinearKernel::F32 ||
+           (!loaded_->model.weights().encoder.empty() &&
+            loaded_->model.weights().encoder[0].ffn.fc1.kernel() != LinearKernel::F32);
 }
 std::string Translator::metadata_json() const { return loaded_->metadata_json; }
 const std::vector<std::string>& Translator::directions() const {
@@ -252,6 +275,29 @@ Translation to_translation(const Tokenizer& tok, const ModelConfig& c, const Pre
     return out;
 }
 
+/// translate_one's step event: the best hypothesis's tokens and its newest rows only.
+StepEvent step_event(const Tokenizer& tok, const ModelConfig& c, const std::vector<int>& source_ids,
+                     const std::vector<std::string>& source_tokens, const Array& encoder_self,
+                     const SearchProgress& best) {
+    StepEvent e;
+    e.step = int(best.tokens.size()) - 1;
+    e.target_ids = best.tokens;
+    for (int id : best.tokens) e.target_tokens.push_back(tok.piece(id));
+    e.prob = best.logprobs.empty() ? 0.0f : std::exp(best.logprobs.back());
+    e.source_ids = &source_ids;
+    e.source_tokens = &source_tokens;
+    if (!best.last) return e;
+    const StepRecord& r = *best.last;
+    const std::size_t L = c.decoder_layers, H = c.heads, S = source_ids.size();
+    for (std::size_t k = 0; k < r.top_ids.size(); ++k)
+        e.top.push_back(Candidate{r.top_ids[k], tok.piece(r.top_ids[k]), r.top_probs[k]});
+    e.has_attention = true;
+    e.decoder_self = Array{{L, H, std::size_t(e.step) + 1}, r.self_attn};
+    e.cross = Array{{L, H, S}, r.cross_attn};
+    if (e.step == 0) e.encoder_self = &encoder_self;
+    return e;
+}
+
 }  // namespace
 
 std::vector<Translation> Translator::translate(const std::vector<std::string>& texts,
@@ -361,11 +407,17 @@ Translation Translator::translate_one(const std::string& text, const TranslateOp
                                      &options.interventions);
     SearchOptions so = search_options(options, c, loaded_->directions, int(p.ids.size()));
     SearchObserver observer;
+    std::vector<std::string> source_tokens;
+    Array encoder_self;
     if (on_step) {
-        observer = [&](const Hypothesis& best) {
-            Translation partial =
-                to_translation(loaded_->tokenizer, c, p, best, options.return_attention);
-            return on_step(int(best.tokens.size()) - 1, partial);
+        for (int id : p.ids) source_tokens.push_back(loaded_->tokenizer.piece(id));
+        if (options.return_attention)
+            encoder_self = Array{{std::size_t(c.encoder_layers), std::size_t(c.heads),
+                                  p.ids.size(), p.ids.size()},
+                                 p.trace.self_attn};
+        observer = [&](const SearchProgress& best) {
+            return on_step(step_event(loaded_->tokenizer, c, p.ids, source_tokens, encoder_self,
+                                      best));
         };
     }
     Hypothesis h = options.beam_size == 1

@@ -73,9 +73,35 @@ struct BatchItem {
     std::string error;        ///< the heed::Error message when the text was refused
 };
 
-/// Called after each decoding step of a single-sentence greedy/beam run (for animation):
-/// step index, the token just chosen, and the trace so far. Return false to abort.
-using StepCallback = std::function<bool(int step, const Translation& partial)>;
+/// One decoding step of translate_one, as it happens (for animation). It carries this step's
+/// attention rows only, so the work per step never grows with the whole trace: a listener that
+/// wants the full trace keeps the rows (and `encoder_self`, sent with step 0).
+struct StepEvent {
+    int step = 0;  ///< index of the token just chosen (0-based)
+    /// The best hypothesis so far, this step's token last (beam search: it may differ from the
+    /// previous step's best in earlier tokens).
+    std::vector<int> target_ids;
+    std::vector<std::string> target_tokens;
+    float prob = 0.0f;               ///< probability of the token just chosen
+    std::vector<Candidate> top;      ///< the step's top-k candidates (when recording)
+    const std::vector<int>* source_ids = nullptr;            ///< EOS included
+    const std::vector<std::string>* source_tokens = nullptr;
+    bool has_attention = false;      ///< the rows below are filled
+    Array decoder_self;              ///< [L_dec][H][step+1]: this step's masked self-attention
+    Array cross;                     ///< [L_dec][H][S]: this step's cross-attention
+    const Array* encoder_self = nullptr;  ///< [L_enc][H][S][S], at step 0 only (else null)
+};
+
+/// Called after each decoding step of a single-sentence greedy/beam run; return false to abort.
+using StepCallback = std::function<bool(const StepEvent& event)>;
+
+/// How a model is held in memory (JavaScript: loadTranslator's `compute`; CLI: --compute).
+struct LoadSettings {
+    /// true (default): weights the file stores as I8 stay int8 in memory and are multiplied as
+    /// int8 (activations rounded to int16 per row); false: widened to f32 at load, as before
+    /// (the reference, about 4× the memory of those weights). F16/F32 weights are always f32.
+    bool int8 = true;
+};
 
 struct LoadedModel;
 
@@ -83,9 +109,11 @@ struct LoadedModel;
 class Translator {
 public:
     /// Parses and verifies a model file held in memory; throws heed::Error naming the problem.
-    static std::unique_ptr<Translator> load(const std::uint8_t* bytes, std::size_t size);
+    static std::unique_ptr<Translator> load(const std::uint8_t* bytes, std::size_t size,
+                                            const LoadSettings& settings = {});
     /// Reads and loads a model file; throws heed::Error if unreadable or invalid.
-    static std::unique_ptr<Translator> load_file(const std::string& path);
+    static std::unique_ptr<Translator> load_file(const std::string& path,
+                                                 const LoadSettings& settings = {});
     ~Translator();
 
     /// Translates a batch of sentences. Throws heed::Error on empty, invalid UTF-8 or
@@ -111,6 +139,9 @@ public:
     /// The model config as JSON text (as stored in the file) and the parameter count.
     std::string config_json() const;
     std::size_t parameter_count() const;
+    /// Bytes the loaded weights occupy in memory, and whether any are held as int8.
+    std::size_t weight_bytes() const;
+    bool int8_weights() const;
     /// The file's "__metadata__" as a JSON object text (languages, model card fields, ...).
     std::string metadata_json() const;
     /// Every direction the model translates in ("en-de", ...), its default first.

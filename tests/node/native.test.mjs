@@ -62,7 +62,10 @@ for (const model of MODELS)
             assert.deepEqual(g.targetIds, w.targetIds, g.source);
             assert.equal(g.text, w.text);
             assertClose(g.tokenProbs, w.tokenProbs, 1e-4, `${g.source} token probs`);
-            assert.ok(Math.abs(g.scores - w.score) < 1e-4, `score ${g.scores} vs ${w.score}`);
+            // why: a sum of log-probabilities, each within ~1e-4 (int8 compute rounds
+            // activations to int16, so a last-bit difference can move one by a step)
+            const tol = 1e-4 * w.targetIds.length;
+            assert.ok(Math.abs(g.scores - w.score) < tol, `score ${g.scores} vs ${w.score}`);
             for (const key of ['encoderSelf', 'decoderSelf', 'cross']) {
               assert.deepEqual(g.attention[key].shape, w.attention[key].shape, key);
               assertClose(g.attention[key].data, w.attention[key].data, 1e-4, `${g.source} ${key}`);

@@ -65,7 +65,7 @@ export function splitOptions(options) {
   return { engine, onStep, signal };
 }
 
-const LOAD_KEYS = new Set(['model', 'wasmUrl', 'onProgress']);
+const LOAD_KEYS = new Set(['model', 'wasmUrl', 'onProgress', 'compute']);
 
 /** Checks LoadOptions (plus the `extra` keys a caller accepts). */
 export function checkLoadOptions(options, extra = []) {
@@ -75,6 +75,8 @@ export function checkLoadOptions(options, extra = []) {
   if (options.model === undefined) throw badInput('options.model is required');
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
     throw badInput(`options.onProgress must be a function, got ${describe(options.onProgress)}`);
+  if (options.compute !== undefined && options.compute !== 'int8' && options.compute !== 'f32')
+    throw badInput(`options.compute must be 'int8' or 'f32', got ${describe(options.compute)}`);
 }
 
 /** Checks translate()'s text argument: a string or an array of strings. */

@@ -285,6 +285,7 @@ export async function spawnTranslator(options) {
         type: 'load',
         model: await portableModel(options.model),
         wasmUrl: await portableUrl(options.wasmUrl),
+        compute: options.compute,
         progress: Boolean(options.onProgress),
       },
       { onProgress: options.onProgress },

@@ -218,6 +218,10 @@ export interface ModelInfo {
   config: Record<string, unknown>;
   metadata: Record<string, unknown>;
   parameters: number;
+  /** bytes the loaded weights occupy in WASM memory */
+  weightBytes: number;
+  /** 'int8': the file's int8 weights stay int8 and are multiplied as int8; 'f32': widened */
+  compute: 'int8' | 'f32';
   /** every direction the model translates in, 'source-target' (e.g. ['en-de', 'de-en']),
    *  the default first; empty when the file names no languages */
   directions: string[];
@@ -290,6 +294,10 @@ export interface LoadOptions {
   /** read progress of URL and file models, 0..1 (NaN while the size is unknown; 1 at the
    *  end); not called for bytes */
   onProgress?: (fraction: number, loadedBytes: number) => void;
+  /** 'int8' (default): weights the file stores as int8 stay int8 in memory and are multiplied
+   *  as int8 (activations rounded to int16 per row); 'f32': widened to f32 at load (about 4×
+   *  their memory; the reference int8 is compared with). f16/f32 files are always f32. */
+  compute?: 'int8' | 'f32';
 }
 
 export function loadTranslator(options: LoadOptions): Promise<Translator>;

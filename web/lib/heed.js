@@ -377,7 +377,7 @@ export async function loadTranslator(options) {
   const engine = await core;
   const handle = new engine.Translator();
   try {
-    unwrap(handle.load(bytes));
+    unwrap(handle.load(bytes, options.compute !== 'f32'));
     const info = unwrap(handle.info());
     return new Translator(
       handle,
@@ -386,6 +386,8 @@ export async function loadTranslator(options) {
         metadata: JSON.parse(info.metadata),
         parameters: info.parameters,
         directions: info.directions,
+        weightBytes: info.weightBytes,
+        compute: info.compute,
       },
       engine,
     );
@@ -397,38 +399,26 @@ export async function loadTranslator(options) {
 
 // ---- the translator --------------------------------------------------------------------
 
-/** The last row t of a [L][H][T][K] view, first `width` keys, copied: [L][H][width]. */
-function lastRow(tensor, width) {
-  const [L, H, T, K] = tensor.shape;
-  const out = new Float32Array(L * H * width);
-  for (let lh = 0; lh < L * H; lh++) {
-    const start = (lh * T + T - 1) * K;
-    out.set(tensor.data.subarray(start, start + width), lh * width);
-  }
-  return { shape: [L, H, width], data: out };
-}
+/** A view of WASM memory as a copied {shape, data}. */
+const copied = (t) => ({ shape: t.shape, data: t.data.slice() });
 
-/** A StepEvent from the engine's partial translation (whose arrays view WASM memory). */
-function stepEvent(step, partial) {
-  const t = partial.targetTokens.length - 1;
-  const a = partial.attention;
-  const s = a.steps[t];
+/** A StepEvent from the engine's step object (its rows view WASM memory: copied here). */
+function stepEvent(e) {
+  const t = e.targetTokens.length - 1;
   return {
-    step,
-    token: partial.targetTokens[t],
-    id: partial.targetIds[t],
-    prob: s.prob,
-    top: s.top,
-    cross: lastRow(a.cross, a.cross.shape[3]),
-    decoderSelf: lastRow(a.decoderSelf, t + 1),
-    tokens: [...partial.targetTokens],
-    sourceTokens: partial.sourceTokens,
-    sourceIds: partial.sourceIds,
+    step: e.step,
+    token: e.targetTokens[t],
+    id: e.targetIds[t],
+    prob: e.prob,
+    top: e.top,
+    cross: copied(e.cross),
+    decoderSelf: copied(e.decoderSelf),
+    tokens: e.targetTokens,
+    sourceTokens: e.sourceTokens,
+    sourceIds: e.sourceIds,
     // why: the encoder runs once, before the first step; sent once so a listener holds a
     // whole trace at every step (a stopped translation keeps its attention)
-    ...(t === 0 && {
-      encoderSelf: { shape: a.encoderSelf.shape, data: a.encoderSelf.data.slice() },
-    }),
+    ...(e.encoderSelf && { encoderSelf: copied(e.encoderSelf) }),
   };
 }
 
@@ -594,13 +584,13 @@ class Translator extends TranslatorBase {
     if (!onStep && !signal) return unwrap(this.#handle.translateOne(text, engine, null));
     let aborted = false,
       failure = null;
-    const callback = (step, partial) => {
+    const callback = (event) => {
       try {
         if (signal?.aborted) {
           aborted = true;
           return false;
         }
-        if (onStep && partial.targetTokens.length > 0) onStep(stepEvent(step, partial));
+        if (onStep) onStep(stepEvent(event));
         if (signal?.aborted) {
           aborted = true;
           return false;

@@ -2,7 +2,7 @@
 // and answers id-tagged messages, one job at a time. Runs as a browser module worker or a Node
 // worker_threads worker. Not an API of its own: talk to it through heed-worker.js.
 //
-// Messages in:  {id, type: 'load', model, wasmUrl?, progress}
+// Messages in:  {id, type: 'load', model, wasmUrl?, compute?, progress}
 //               {id, type: 'translate', text, options, steps, abortable, flag?}
 //               {id, type: 'explain', result, where}      {id, type: 'dispose'}
 //               {type: 'cancel', target}                   (abort job `target`)
@@ -84,6 +84,7 @@ async function run(job) {
         translator = await loadTranslator({
           model: job.model,
           wasmUrl: job.wasmUrl,
+          compute: job.compute,
           onProgress: job.progress
             ? (fraction, loaded) => port.post({ id: job.id, type: 'progress', fraction, loaded })
             : undefined,
