@@ -112,11 +112,13 @@ function layerShapes(c) {
   ];
 }
 
-async function gemm(config) {
-  const core = await loadCore();
-  const rows = [];
-  for (const s of layerShapes(config)) {
-    const bench = new core.LinearBench(s.M, s.K, s.N);
+/** LinearBench's kernels: f32 panels, int8 (int16 activations, int32 dots), int8 widened. */
+const KERNELS = ['f32', 'int8', 'int8 widened'];
+
+/** GFLOP/s of one shape with one kernel (index into KERNELS). */
+function gflops(core, s, kernel) {
+  const bench = new core.LinearBench(s.M, s.K, s.N, kernel);
+  try {
     const flops = 2 * s.M * s.K * s.N;
     // why: V8 tiers a wasm function up between calls, never inside a running loop, so warm up
     // with many short calls before timing
@@ -130,10 +132,19 @@ async function gemm(config) {
       bench.run(reps);
       best = Math.min(best, (performance.now() - t0) / 1000);
     }
-    rows.push({ ...s, gflops: (flops * reps) / best / 1e9 });
+    return (flops * reps) / best / 1e9;
+  } finally {
     bench.delete();
   }
-  return rows;
+}
+
+async function gemm(config, kernels = [0]) {
+  const core = await loadCore();
+  return layerShapes(config).map((s) => ({
+    ...s,
+    gflops: gflops(core, s, 0),
+    ...(kernels.length > 1 && { byKernel: kernels.map((k) => gflops(core, s, k)) }),
+  }));
 }
 
 function pad(s, n) {
@@ -179,7 +190,7 @@ async function main() {
   else console.log(`(native: ${nat.cli} bench, same model and sentences)`);
   if (flag('--skip-gemm')) return;
 
-  const tiered = await gemm(c);
+  const tiered = await gemm(c, [0, 1, 2]);
   let ceiling = null;
   try {
     ceiling = JSON.parse(
@@ -194,14 +205,25 @@ async function main() {
   }
   console.log(
     `\n${pad('linear layer y = x·Wᵀ + b (WASM)', 34)} ${pad('M x K x N', 16)}` +
-      ` ${'GFLOP/s'.padStart(9)} ${'no-liftoff'.padStart(11)}`,
+      ` ${'f32'.padStart(9)} ${'no-liftoff'.padStart(11)} ${'int8'.padStart(9)}` +
+      ` ${'int8/f32'.padStart(9)} ${'widened'.padStart(9)}`,
   );
   tiered.forEach((r, i) => {
+    const [, int8, widened] = r.byKernel;
     console.log(
       `${pad(r.what, 34)} ${pad(`${r.M} x ${r.K} x ${r.N}`, 16)} ${num(r.gflops, 2)}` +
-        ` ${ceiling ? num(ceiling[i].gflops, 2).padStart(11) : ''}`,
+        ` ${ceiling ? num(ceiling[i].gflops, 2).padStart(11) : ''.padStart(11)}` +
+        ` ${num(int8, 2)} ${(int8 / r.gflops).toFixed(2).padStart(9)} ${num(widened, 2)}`,
     );
   });
+  console.log(
+    `(GFLOP/s count 2·M·K·N; int8: weights int8, activations rounded to int16, i32x4.dot_i16x8;` +
+      ` widened: int8 weights converted to f32 in the loop; load average ` +
+      `${(await import('node:os'))
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')})`,
+  );
 }
 
 main().catch((e) => {

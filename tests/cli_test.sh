@@ -98,4 +98,15 @@ check "--linear favor:5000: exit 2 naming the field" 'grep -q "interventions.lin
 check "--linear with --window is refused (exit 2)" 'grep -q "cannot be combined with interventions.window" "$tmp/err" && [ $rc = 2 ]'
 "$heed" translate -m "$model" --costs "A simple text editor" >/dev/null 2>"$tmp/err"; rc=$?
 check "--costs prints one line per block and layer" '[ $rc = 0 ] && [ "$(grep -c "^  \(encoder\|decoder\|cross\) [0-9]*: " "$tmp/err")" = 6 ]'
+# int8 compute and the output shortlist (issue 12): the shipped en-fr model is int8 with a shortlist
+enfr="$(dirname "$model")/../en-fr.heed"
+"$heed" info -m "$enfr" > "$tmp/info8"; "$heed" info -m "$enfr" --compute f32 > "$tmp/info32"
+check "info: int8 weights stay int8 (--compute f32 widens them)" 'grep -q "\"compute\": \"int8\"" "$tmp/info8" && grep -q "\"compute\": \"f32\"" "$tmp/info32" && grep -q "\"shortlists\"" "$tmp/info8"'
+"$heed" translate -m "$enfr" --compute f16 hello >/dev/null 2>"$tmp/err"; rc=$?
+check "--compute f16 is refused" 'grep -q "expects int8 or f32" "$tmp/err" && [ $rc = 2 ]'
+a=$("$heed" translate -m "$enfr" --shortlist "A simple text editor for the terminal."); rc=$?
+check "--shortlist translates" '[ $rc = 0 ] && [ -n "$a" ]'
+"$heed" translate -m "$model" --shortlist hello >/dev/null 2>"$tmp/err"; rc=$?
+check "--shortlist on a model without one: an error naming it, exit 2" 'grep -q "no output shortlist" "$tmp/err" && [ $rc = 2 ]'
+
 exit $fail

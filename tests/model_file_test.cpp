@@ -159,7 +159,7 @@ TEST(ModelFile, ReadErrorsNameTheTensor) {
               "missing tensor 'lm_head.weight'");
     EXPECT_EQ(error_of([&] { f.info("x"); }), "missing tensor 'x'");
     EXPECT_EQ(error_of([&] { f.read_f32("tokenizer.model", {5}); }),
-              "tensor 'tokenizer.model' holds U8 bytes, not numbers");
+              "tensor 'tokenizer.model' holds U8 integers, not weights");
     EXPECT_EQ(error_of([&] { f.read_bytes("ln.bias"); }),
               "tensor 'ln.bias' is BF16, expected U8 bytes");
 }

@@ -159,6 +159,7 @@ val translation_val(const heed::Translation& t, bool copy) {
     r.set("to", val(t.to));
     r.set("truncated", t.truncated);
     r.set("costs", costs_val(t.costs));
+    r.set("outputSize", t.output_size);
     if (t.has_attention) {
         val a = val::object();
         a.set("steps", steps_val(t.attention.steps));
@@ -310,6 +311,10 @@ public:
             r.set("parameters", double(get().parameter_count()));
             r.set("weightBytes", double(get().weight_bytes()));
             r.set("compute", val(std::string(get().int8_weights() ? "int8" : "f32")));
+            val shortlists = val::array();
+            for (const std::string& l : get().shortlist_languages())
+                shortlists.call<void>("push", val(l));
+            r.set("shortlists", shortlists);
             val directions = val::array();
             for (const std::string& d : get().directions()) directions.call<void>("push", val(d));
             r.set("directions", directions);
@@ -437,6 +442,7 @@ EMSCRIPTEN_BINDINGS(heed) {
         .field("to", &heed::TranslateOptions::to)
         .field("interventions", &heed::TranslateOptions::interventions)
         .field("split", &heed::TranslateOptions::split)
+        .field("shortlist", &heed::TranslateOptions::shortlist)
         .field("forcedPrefix", &forced_to_js, &forced_from_js);
     emscripten::value_object<heed::Interventions>("Interventions")
         .field("temperature", &heed::Interventions::temperature)
@@ -496,6 +502,7 @@ EMSCRIPTEN_BINDINGS(heed) {
     emscripten::function("sinusoidalPositions", &sinusoidal_positions);
     emscripten::function("heapStats", &heap_stats);
     emscripten::class_<heed::LinearBench>("LinearBench")
+        .constructor<int, int, int, int>()
         .constructor<int, int, int>()
         .function("run", &heed::LinearBench::run)
         .function("checksum", &heed::LinearBench::checksum);

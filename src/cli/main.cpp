@@ -31,7 +31,7 @@ const char* kUsage =
     "                 [--temperature X] [--window N]\n"
     "                 [--no-positions] [--ablate enc|dec|cross:LAYER:HEAD[:mean] ...]\n"
     "                 [--sparse RANDOM_BLOCKS [--seed N]] [--linear favor:R[:SEED]|elu|none]\n"
-    "                 [--costs] [--compute int8|f32] [TEXT ...]\n"
+    "                 [--costs] [--compute int8|f32] [--shortlist] [TEXT ...]\n"
     "      translates each TEXT, or each line of stdin as it arrives when no TEXT is given,\n"
     "      into LANG (default: the model's first direction), sentence by sentence (--no-split:\n"
     "      each TEXT or line is one sequence); --attention writes a JSON array, one element per\n"
@@ -43,7 +43,8 @@ const char* kUsage =
     "      --linear replaces every softmax by FAVOR+ with R random features (seed SEED,\n"
     "      default 1) or by elu + 1; --costs prints each translation's attention multiply-adds\n"
     "      and state bytes per block and layer to stderr; --compute f32 widens int8 weights to\n"
-    "      f32 at load (default int8: they stay int8 and are multiplied as int8)\n"
+    "      f32 at load (default int8: they stay int8 and are multiplied as int8); --shortlist\n"
+    "      scores only the target pieces the model's output shortlist allows for the sentence\n"
     "  heed info -m MODEL      prints the directions, the config, the parameter count and\n"
     "                          the bytes the weights take in memory (--compute as above)\n"
     "  heed bench -m MODEL     prints sentences/s and words/s on a built-in set\n";
@@ -156,6 +157,7 @@ Args parse_args(int argc, char** argv) {
             a.options.interventions.sparse.seed = std::uint32_t(parse_int(s, value()));
         else if (s == "--linear") a.options.interventions.linear = parse_linear(value());
         else if (s == "--costs") a.costs = true;
+        else if (s == "--shortlist") a.options.shortlist = true;
         else if (s == "--compute") {
             const std::string v = value();
             if (v != "int8" && v != "f32")
@@ -356,6 +358,7 @@ int run_info(const heed::Translator& tr) {
                  {"parameters", tr.parameter_count()},
                  {"weight_bytes", tr.weight_bytes()},
                  {"compute", tr.int8_weights() ? "int8" : "f32"},
+                 {"shortlists", tr.shortlist_languages()},
                  {"metadata", json::parse(tr.metadata_json())}};
     std::cout << info.dump(2) << "\n";
     return 0;

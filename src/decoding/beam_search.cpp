@@ -61,7 +61,8 @@ Hypothesis take_path(std::vector<Node>& nodes, int node, float score, bool recor
 Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOptions& opt,
                        const SearchObserver& observer) {
     const ModelConfig& c = model.config();
-    const int K = opt.beam_size, V = c.vocab_size;
+    const OutputColumns cols{opt.output, c.vocab_size};
+    const int K = opt.beam_size, V = cols.size();
     const bool recording = opt.return_attention;
     DecoderState state(c, K, opt.max_length);
     state.set_interventions(opt.interventions);
@@ -82,7 +83,8 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
     std::vector<float> best_logprobs;
 
     for (int t = 0; t < opt.max_length; ++t) {
-        model.step(memories, tokens, state, logits.data(), recording ? &trace : nullptr);
+        model.step(memories, tokens, state, logits.data(), recording ? &trace : nullptr,
+                   opt.output);
         for (int r = 0; r < K; ++r) {
             float* lp = logits.data() + std::size_t(r) * V;
             log_softmax(lp, V);
@@ -91,7 +93,7 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
         // what if: only the forced token may extend a row (its probability stays the model's)
         const bool forced = t < int(opt.forced_prefix.size());
         if (forced) {
-            const int f = opt.forced_prefix[t];
+            const int f = cols.column(opt.forced_prefix[t]);
             for (int r = 0; r < K; ++r) {
                 float* row = logits.data() + std::size_t(r) * V;
                 const float kept = row[f];
@@ -112,7 +114,7 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
         next_score.clear();
         if (recording) tree.emplace_back();
         for (std::size_t i = 0; i < n_cand && int(next.size()) < K; ++i) {
-            const int r = int(order[i] / V), v = int(order[i] % V);
+            const int r = int(order[i] / V), v = cols.id(int(order[i] % V));
             const float total = logits[order[i]];
             if (!std::isfinite(total)) break;
             Node n;
@@ -129,6 +131,7 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
                                   logits.begin() + std::size_t(r + 1) * V);
                     for (float& x : row_lp) x -= live_score[r];
                     record_top_k(row_lp.data(), V, opt.top_k, rec);
+                    cols.to_ids(rec.top_ids);
                 } else {  // why: the forced step's row was masked; its candidates are its own
                     rec.top_ids = {v};
                     rec.top_probs = {rec.prob};

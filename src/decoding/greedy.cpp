@@ -32,7 +32,8 @@ std::vector<Hypothesis> greedy_search(const Model& model,
                                       const std::vector<const Memory*>& memories,
                                       const SearchOptions& opt, const SearchObserver& observer) {
     const ModelConfig& c = model.config();
-    const int R = int(memories.size()), V = c.vocab_size;
+    const OutputColumns cols{opt.output, c.vocab_size};
+    const int R = int(memories.size()), V = cols.size();
     std::vector<Hypothesis> hyps(R);
     if (R == 0) return hyps;
     DecoderState state(c, R, opt.max_length);
@@ -43,22 +44,26 @@ std::vector<Hypothesis> greedy_search(const Model& model,
     StepAttention trace;
     int live = R;
     for (int t = 0; t < opt.max_length && live > 0; ++t) {
-        model.step(memories, tokens, state, logits.data(), opt.return_attention ? &trace : nullptr);
+        model.step(memories, tokens, state, logits.data(), opt.return_attention ? &trace : nullptr,
+                   opt.output);
         for (int r = 0; r < R; ++r) {
             if (done[r]) continue;  // why: finished rows still ride along; their output is unused
             float* lp = logits.data() + std::size_t(r) * V;
             log_softmax(lp, V);
             const bool forced = t < int(opt.forced_prefix.size());
-            const int best = forced ? opt.forced_prefix[t] : int(std::max_element(lp, lp + V) - lp);
+            const int col = forced ? cols.column(opt.forced_prefix[t])
+                                   : int(std::max_element(lp, lp + V) - lp);
+            const int best = cols.id(col);
             Hypothesis& h = hyps[r];
             h.tokens.push_back(best);
-            h.logprobs.push_back(lp[best]);
-            h.score += lp[best];
+            h.logprobs.push_back(lp[col]);
+            h.score += lp[col];
             if (opt.return_attention) {
                 StepRecord rec;
                 rec.token = best;
-                rec.prob = std::exp(lp[best]);
+                rec.prob = std::exp(lp[col]);
                 record_top_k(lp, V, opt.top_k, rec);
+                cols.to_ids(rec.top_ids);
                 rec.self_attn = std::move(trace.self[r]);
                 rec.cross_attn = std::move(trace.cross[r]);
                 h.steps.push_back(std::move(rec));

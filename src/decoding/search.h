@@ -3,6 +3,7 @@
 // Not tokenisation or text (see translator/).
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <vector>
 
@@ -23,6 +24,27 @@ struct SearchOptions {
     /// Target ids the search must take first, whatever their probability ("what if"); the
     /// model's probability of each is still recorded. Empty = none.
     std::vector<int> forced_prefix;
+    /// Output shortlist: the logits of these target ids only (each forced id among them);
+    /// null = the whole vocabulary. Must outlive the search.
+    const OutputLayer* output = nullptr;
+};
+
+/// The columns of the logits a search scores: the whole vocabulary, or an output layer's ids.
+struct OutputColumns {
+    const OutputLayer* layer = nullptr;
+    int vocab = 0;
+    int size() const { return layer ? int(layer->ids.size()) : vocab; }
+    int id(int column) const { return layer ? layer->ids[column] : column; }
+    /// The column of target id `id` (-1 when the shortlist lacks it).
+    int column(int id) const {
+        if (!layer) return id;
+        auto it = std::lower_bound(layer->ids.begin(), layer->ids.end(), id);
+        return it != layer->ids.end() && *it == id ? int(it - layer->ids.begin()) : -1;
+    }
+    /// Top-k columns recorded by record_top_k, as target ids.
+    void to_ids(std::vector<int>& columns) const {
+        for (int& c : columns) c = id(c);
+    }
 };
 
 /// What was recorded at one step of a hypothesis.

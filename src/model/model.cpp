@@ -218,8 +218,18 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace,
     return m;
 }
 
+OutputLayer Model::output_layer(std::vector<int> ids) const {
+    for (int id : ids)
+        if (id < 0 || id >= config_.vocab_size) throw Error("output layer: id out of range");
+    OutputLayer out;
+    out.layer = weights_.lm_head.select_rows(ids);
+    out.ids = std::move(ids);
+    return out;
+}
+
 void Model::step(const std::vector<const Memory*>& memories, const std::vector<int>& tokens,
-                 DecoderState& s, float* logits, StepAttention* trace) const {
+                 DecoderState& s, float* logits, StepAttention* trace,
+                 const OutputLayer* output) const {
     const ModelConfig& c = config_;
     const int R = s.rows_, D = c.d_model, H = c.heads, t = s.length_;
     if (int(tokens.size()) != R || int(memories.size()) != R)
@@ -320,7 +330,7 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
         layer_norm(s.x_.data(), R, D, weights_.decoder_ln, c.layer_norm_eps, s.h_.data());
         out = s.h_.data();
     }
-    weights_.lm_head.apply(out, R, logits);  // [R, V]
+    (output ? output->layer : weights_.lm_head).apply(out, R, logits);  // [R, V or shortlist]
     ++s.length_;
 }
 

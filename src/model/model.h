@@ -69,6 +69,13 @@ private:
     std::unique_ptr<LinearDecoder> linear_;
 };
 
+/// The decoder's output restricted to some target ids (a shortlist's selection): the logits
+/// of these rows only, in this order.
+struct OutputLayer {
+    std::vector<int> ids;  ///< sorted target ids
+    PackedLinear layer;    ///< those rows of the output projection
+};
+
 /// Weights plus the forward pass.
 class Model {
 public:
@@ -82,9 +89,14 @@ public:
                   const Interventions* interventions = nullptr) const;
 
     /// One decoder step for R rows: consumes each row's previous token (`tokens[r]`) at
-    /// position state.length(), writes logits [R, V]; row r attends to *memories[r].
+    /// position state.length(), writes logits [R, V] (or [R, output->ids.size()] when an
+    /// output layer is given); row r attends to *memories[r].
     void step(const std::vector<const Memory*>& memories, const std::vector<int>& tokens,
-              DecoderState& state, float* logits, StepAttention* trace = nullptr) const;
+              DecoderState& state, float* logits, StepAttention* trace = nullptr,
+              const OutputLayer* output = nullptr) const;
+
+    /// The output projection's rows `ids` (sorted vocabulary ids), for step().
+    OutputLayer output_layer(std::vector<int> ids) const;
 
 private:
     ModelConfig config_;

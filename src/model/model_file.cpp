@@ -53,7 +53,8 @@ bool parse_dtype(const std::string& s, DType& out) {
                                                           {"F16", DType::F16},
                                                           {"BF16", DType::BF16},
                                                           {"I8", DType::I8},
-                                                          {"U8", DType::U8}};
+                                                          {"U8", DType::U8},
+                                                          {"I32", DType::I32}};
     for (const auto& [name, dtype] : table)
         if (s == name) {
             out = dtype;
@@ -212,6 +213,8 @@ const char* dtype_name(DType dtype) {
             return "I8";
         case DType::U8:
             return "U8";
+        case DType::I32:
+            return "I32";
     }
     return "?";
 }
@@ -219,6 +222,7 @@ const char* dtype_name(DType dtype) {
 std::size_t dtype_size(DType dtype) {
     switch (dtype) {
         case DType::F32:
+        case DType::I32:
             return 4;
         case DType::F16:
         case DType::BF16:
@@ -333,8 +337,9 @@ const TensorInfo& ModelFile::info(const std::string& name) const {
 std::vector<float> ModelFile::read_f32(const std::string& name,
                                        const std::vector<std::size_t>& expected_shape) const {
     const TensorInfo& t = info(name);
-    if (t.dtype == DType::U8)
-        throw Error("tensor " + in_quotes(name) + " holds U8 bytes, not numbers");
+    if (t.dtype == DType::U8 || t.dtype == DType::I32)
+        throw Error("tensor " + in_quotes(name) + " holds " + dtype_name(t.dtype) +
+                    " integers, not weights");
     if (t.shape != expected_shape)
         throw Error("tensor " + in_quotes(name) + " has shape " + shape_text(t.shape) +
                     ", expected " + shape_text(expected_shape));
@@ -363,6 +368,7 @@ std::vector<float> ModelFile::read_f32(const std::string& name,
             break;
         }
         case DType::U8:
+        case DType::I32:
             break;  // refused above
     }
     return out;
@@ -389,6 +395,17 @@ void ModelFile::read_i8(const std::string& name, const std::vector<std::size_t>&
             throw Error("tensor " + in_quotes(name + kScaleSuffix) + " has a non-finite value (" +
                         std::to_string(scales[r]) + ") at element " + std::to_string(r));
     }
+}
+
+std::vector<std::int32_t> ModelFile::read_i32(const std::string& name) const {
+    const TensorInfo& t = info(name);
+    if (t.dtype != DType::I32 || t.shape.size() != 1)
+        throw Error("tensor " + in_quotes(name) + " is " + dtype_name(t.dtype) + " " +
+                    shape_text(t.shape) + ", expected a 1-D I32 tensor");
+    std::vector<std::int32_t> out(t.shape[0]);
+    const std::uint8_t* p = bytes_of(t);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = std::int32_t(load_u32_le(p + 4 * i));
+    return out;
 }
 
 std::string ModelFile::read_bytes(const std::string& name) const {

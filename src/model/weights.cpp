@@ -49,6 +49,7 @@ public:
                         const std::vector<float>& bias) {
         return fused_parts({weight}, V, D, &bias, false);
     }
+    void mark_used(const std::string& name) { used_.insert(name); }
     void finish() {
         used_.insert("tokenizer.model");  // why: read by the translator, part of the format
         file_.check_all_used(used_);
@@ -154,6 +155,9 @@ ModelWeights load_weights(const ModelFile& file, const ModelConfig& c,
         w.encoder_ln = r.layer_norm("encoder.ln", D);
         w.decoder_ln = r.layer_norm("decoder.ln", D);
     }
+    std::vector<std::string> shortlist_names;
+    w.shortlists = read_shortlists(file, c.vocab_size, shortlist_names);
+    for (const std::string& n : shortlist_names) r.mark_used(n);
     r.finish();
     return w;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "model/config.h"
+#include "model/shortlist.h"
 #include "ops/layer_norm.h"
 #include "ops/linear.h"
 
@@ -53,6 +54,8 @@ struct ModelWeights {
     std::vector<EncoderLayerWeights> encoder;
     std::vector<DecoderLayerWeights> decoder;
     LayerNorm encoder_ln, decoder_ln;  ///< final norms (pre-norm models only)
+    /// Output shortlists by target language (optional tensors; usually empty).
+    std::map<std::string, Shortlist> shortlists;
 
     /// Row `id` of the source / target embedding table into out[D].
     void source_embedding(int id, float* out) const;

@@ -9,8 +9,9 @@ namespace heed {
 class LinearBench {
   public:
     /// x [rows, in_features], W [out_features, in_features], b [out_features], filled from a
-    /// fixed seed.
-    LinearBench(int rows, int in_features, int out_features);
+    /// fixed seed. `kernel`: 0 f32, 1 int8 (int16 activations, int32 dots), 2 int8 widened to
+    /// f32 on the fly (LinearKernel); int8 weights are W quantised per row.
+    LinearBench(int rows, int in_features, int out_features, int kernel = 0);
     ~LinearBench();
     /// Applies the layer `repeats` times (what the caller times).
     void run(int repeats);

@@ -152,8 +152,21 @@ std::string Translator::metadata_json() const { return loaded_->metadata_json; }
 const std::vector<std::string>& Translator::directions() const {
     return loaded_->directions.names();
 }
+std::vector<std::string> Translator::shortlist_languages() const {
+    std::vector<std::string> out;
+    for (const auto& entry : loaded_->model.weights().shortlists) out.push_back(entry.first);
+    return out;
+}
+
 void Translator::check_against_model(const TranslateOptions& options) const {
     loaded_->directions.start_id(options.to);
+    if (options.shortlist) {
+        const std::string to = loaded_->directions.target(options.to);
+        if (!loaded_->model.weights().shortlists.count(to))
+            throw Error("shortlist: this model has no output shortlist for '" +
+                        (to.empty() ? std::string("its target") : to) +
+                        "' (models/make_shortlist.py adds one)");
+    }
     const ModelConfig& c = loaded_->model.config();
     for (std::size_t i = 0; i < options.forced_prefix.size(); ++i)
         if (options.forced_prefix[i] < 0 || options.forced_prefix[i] >= c.vocab_size)
@@ -275,6 +288,18 @@ Translation to_translation(const Tokenizer& tok, const ModelConfig& c, const Pre
     return out;
 }
 
+/// The output layer of options.shortlist for these sentences (their sources' pieces together),
+/// or none.
+std::unique_ptr<OutputLayer> shortlist_layer(const LoadedModel& m, const TranslateOptions& o,
+                                             const std::vector<const std::vector<int>*>& sources) {
+    if (!o.shortlist) return nullptr;
+    const Shortlist& sl = m.model.weights().shortlists.at(m.directions.target(o.to));
+    std::vector<int> source, extra = o.forced_prefix;
+    for (const std::vector<int>* s : sources) source.insert(source.end(), s->begin(), s->end());
+    extra.push_back(m.model.config().eos_id);
+    return std::make_unique<OutputLayer>(m.model.output_layer(sl.select(source, extra)));
+}
+
 /// translate_one's step event: the best hypothesis's tokens and its newest rows only.
 StepEvent step_event(const Tokenizer& tok, const ModelConfig& c, const std::vector<int>& source_ids,
                      const std::vector<std::string>& source_tokens, const Array& encoder_self,
@@ -331,6 +356,10 @@ std::vector<Translation> Translator::translate_ids(std::vector<std::vector<int>>
             longest = std::max(longest, int(p.ids.size()));
         }
         SearchOptions so = search_options(options, c, loaded_->directions, longest);
+        std::vector<const std::vector<int>*> sources;
+        for (const Prepared& p : prepared) sources.push_back(&p.ids);
+        const std::unique_ptr<OutputLayer> output = shortlist_layer(*loaded_, options, sources);
+        so.output = output.get();
         std::vector<Hypothesis> hyps = greedy_search(loaded_->model, memories, so);
         for (std::size_t i = 0; i < prepared.size(); ++i) {
             Hypothesis& h = hyps[i];
@@ -346,13 +375,18 @@ std::vector<Translation> Translator::translate_ids(std::vector<std::vector<int>>
             }
             out.push_back(to_translation(loaded_->tokenizer, c, prepared[i], h,
                                          options.return_attention));
+            out.back().output_size = output ? int(output->ids.size()) : c.vocab_size;
         }
     } else {
         for (const Prepared& p : prepared) {
             SearchOptions so = search_options(options, c, loaded_->directions, int(p.ids.size()));
+            const std::unique_ptr<OutputLayer> output =
+                shortlist_layer(*loaded_, options, {&p.ids});
+            so.output = output.get();
             out.push_back(to_translation(loaded_->tokenizer, c, p,
                                          beam_search(loaded_->model, p.memory, so),
                                          options.return_attention));
+            out.back().output_size = output ? int(output->ids.size()) : c.vocab_size;
         }
     }
     const std::string to = loaded_->directions.target(options.to);
@@ -406,6 +440,8 @@ Translation Translator::translate_one(const std::string& text, const TranslateOp
     p.memory = loaded_->model.encode(p.ids, options.return_attention ? &p.trace : nullptr,
                                      &options.interventions);
     SearchOptions so = search_options(options, c, loaded_->directions, int(p.ids.size()));
+    const std::unique_ptr<OutputLayer> output = shortlist_layer(*loaded_, options, {&p.ids});
+    so.output = output.get();
     SearchObserver observer;
     std::vector<std::string> source_tokens;
     Array encoder_self;
@@ -427,6 +463,7 @@ Translation Translator::translate_one(const std::string& text, const TranslateOp
     out.to = loaded_->directions.target(options.to);
     out.costs = attention_costs(c, options.interventions, int(out.source_ids.size()),
                                 int(out.target_ids.size()));
+    out.output_size = output ? int(output->ids.size()) : c.vocab_size;
     return out;
 }
 

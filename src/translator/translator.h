@@ -44,6 +44,11 @@ struct TranslateOptions {
     /// some step, then another candidate); it continues on its own from there. Each must be a
     /// vocabulary id; empty = none.
     std::vector<int> forced_prefix;
+    /// Output shortlist (JavaScript: shortlist; CLI: --shortlist): the decoder scores only the
+    /// target pieces the model file's shortlist allows for the sentence's source pieces (its
+    /// probabilities are then normalised over those). The model must have one for the target
+    /// language. Attention is computed as without it.
+    bool shortlist = false;
 };
 
 /// One translated sentence.
@@ -64,6 +69,8 @@ struct Translation {
     /// Attention multiply-adds and state per block and layer for this sentence, as the call's
     /// interventions computed it (model/attention_cost.h); always filled.
     std::vector<AttentionCost> costs;
+    /// Target pieces the decoder scored at each step: the shortlist's size, or the vocabulary.
+    int output_size = 0;
 };
 
 /// One text of translate_batch(): its translation, or the message saying why it was refused.
@@ -144,6 +151,8 @@ public:
     bool int8_weights() const;
     /// The file's "__metadata__" as a JSON object text (languages, model card fields, ...).
     std::string metadata_json() const;
+    /// Target languages the model file has an output shortlist for.
+    std::vector<std::string> shortlist_languages() const;
     /// Every direction the model translates in ("en-de", ...), its default first.
     const std::vector<std::string>& directions() const;
     /// Throws heed::Error naming the option unless it fits this model: the target language

@@ -73,3 +73,33 @@ test('step events carry this step only: rows of width t+1 and S, encoderSelf onc
     t.dispose();
   }
 });
+
+test('shortlist: only the allowed pieces are scored, attention is as without it', async () => {
+  const t = await loadTranslator({ model: EN_FR });
+  try {
+    assert.deepEqual(t.info.shortlists, ['fr']);
+    for (const beam of [1, 4]) {
+      const r = await t.translate(SENTENCES[1], { shortlist: true, attention: true, beam });
+      assert.ok(r.outputSize > 0 && r.outputSize < 8000, `${r.outputSize}`);
+      const f = await t.translate(SENTENCES[1], {
+        attention: true,
+        forcedPrefix: r.targetIds,
+        maxLength: r.targetIds.length,
+      });
+      assert.equal(f.outputSize, 8000);
+      assert.deepEqual(f.targetIds, r.targetIds);
+      assert.deepEqual(f.attention.cross.data, r.attention.cross.data);
+      assert.deepEqual(f.attention.decoderSelf.data, r.attention.decoderSelf.data);
+    }
+    await rejectsWith(t.translate('x', { shortlist: 'yes' }), 'BAD_INPUT', /shortlist/);
+  } finally {
+    t.dispose();
+  }
+  const tiny = await loadTranslator({ model: TINY });
+  try {
+    assert.deepEqual(tiny.info.shortlists, []);
+    await rejectsWith(tiny.translate('x', { shortlist: true }), 'BAD_INPUT', /no output shortlist/);
+  } finally {
+    tiny.dispose();
+  }
+});

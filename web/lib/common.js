@@ -253,6 +253,7 @@ export function shapeResult(r, keepAttention) {
     to: r.to,
     truncated: r.truncated,
     costs: r.costs,
+    outputSize: r.outputSize,
   };
   if (keepAttention && r.attention) {
     const a = r.attention;

@@ -75,6 +75,11 @@ export interface TranslateOptions {
   /** split a string into sentences and translate each (default true; see TranslationResult);
    *  false: the whole string is one sequence, refused beyond 250 source pieces */
   split?: boolean;
+  /** output shortlist (default false): the decoder scores only the target pieces the model's
+   *  shortlist allows for the sentence's source pieces (info.shortlists lists the languages
+   *  that have one; BAD_INPUT otherwise). Probabilities are normalised over those pieces;
+   *  attention is computed as without it. */
+  shortlist?: boolean;
   /** "what if": target ids the decoder must take first, whatever their probability (say a
    *  result's targetIds up to step k, then another of that step's top candidates); it decodes
    *  on from there, and each forced token keeps the model's own probability. Needs a text of
@@ -163,6 +168,9 @@ export interface TranslationResult {
   /** attention multiply-adds and state bytes for this sentence, one entry per block and layer
    *  (encoder layers, then per decoder layer 'decoder' and 'cross'), as the surgery computed it */
   costs: AttentionCost[];
+  /** target pieces the decoder scored at each step: the vocabulary, or the shortlist's size
+   *  (per sentence; absent on a several-sentence paragraph's top level) */
+  outputSize?: number;
   attention?: Attention;
 }
 
@@ -222,6 +230,8 @@ export interface ModelInfo {
   weightBytes: number;
   /** 'int8': the file's int8 weights stay int8 and are multiplied as int8; 'f32': widened */
   compute: 'int8' | 'f32';
+  /** target languages the model file has an output shortlist for (see options.shortlist) */
+  shortlists: string[];
   /** every direction the model translates in, 'source-target' (e.g. ['en-de', 'de-en']),
    *  the default first; empty when the file names no languages */
   directions: string[];

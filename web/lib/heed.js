@@ -282,6 +282,8 @@ function engineOptions(options, { defaults, limits, blocks }) {
       `options.forcedPrefix must be an array of at most ${limits.maxLength} target ids ` +
         `(non-negative integers), got ${describe(prefix)}`,
     );
+  if (typeof o.shortlist !== 'boolean')
+    throw badInput(`options.shortlist must be a boolean, got ${describe(o.shortlist)}`);
   if (typeof o.split !== 'boolean')
     throw badInput(`options.split must be a boolean, got ${describe(o.split)}`);
   if (typeof o.to !== 'string')
@@ -388,6 +390,7 @@ export async function loadTranslator(options) {
         directions: info.directions,
         weightBytes: info.weightBytes,
         compute: info.compute,
+        shortlists: info.shortlists,
       },
       engine,
     );

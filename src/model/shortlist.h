@@ -1,0 +1,36 @@
+// The output-vocabulary shortlist (Marian/Bergamot's lexical shortlist idea): per target
+// language, the target pieces a sentence may produce given its source pieces, read from the
+// model file's optional `shortlist.<lang>.*` tensors (models/README.md, "Output shortlist").
+// Not the restricted output layer itself (Model::output_layer) nor the search (decoding/).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace heed {
+
+class ModelFile;
+
+class Shortlist {
+  public:
+    /// Reads and checks `shortlist.<lang>.frequent`, `.offsets` and `.targets` (every id a
+    /// vocabulary id, offsets [vocab_size + 1] non-decreasing from 0 to the targets' size).
+    /// Throws heed::Error naming the tensor.
+    static Shortlist read(const ModelFile& file, const std::string& lang, int vocab_size);
+
+    /// The target ids (sorted, unique) allowed for a sentence of these source ids: the frequent
+    /// pieces, each source piece's targets, and `extra` (EOS, a forced prefix...).
+    std::vector<int> select(const std::vector<int>& source_ids,
+                            const std::vector<int>& extra) const;
+
+  private:
+    std::vector<std::int32_t> frequent_, offsets_, targets_;
+};
+
+/// Every `shortlist.<lang>.*` group of a file, by language, and the tensor names read.
+std::map<std::string, Shortlist> read_shortlists(const ModelFile& file, int vocab_size,
+                                                 std::vector<std::string>& names_read);
+
+}  // namespace heed
