@@ -20,6 +20,27 @@ float normalised(float logprob, std::size_t length, float penalty) {
     return penalty == 0.0f ? logprob : logprob / std::pow(float(length), penalty);
 }
 
+/// The `n` best flat indices of x[0, size) into `out`, best first; ties go to the lower index
+/// (one pass with a heap of n whose top is the worst kept: most entries cost one comparison).
+void best_n(const float* x, std::size_t size, std::size_t n, std::vector<std::size_t>& out) {
+    const auto better = [x](std::size_t a, std::size_t b) {
+        return x[a] > x[b] || (x[a] == x[b] && a < b);
+    };
+    out.clear();
+    n = std::min(n, size);
+    for (std::size_t i = 0; i < size; ++i) {
+        if (out.size() < n) {
+            out.push_back(i);
+            std::push_heap(out.begin(), out.end(), better);
+        } else if (n > 0 && better(i, out.front())) {
+            std::pop_heap(out.begin(), out.end(), better);
+            out.back() = i;
+            std::push_heap(out.begin(), out.end(), better);
+        }
+    }
+    std::sort_heap(out.begin(), out.end(), better);
+}
+
 /// One kept candidate: it extends node `parent` (-1: the start) with `token`.
 struct Node {
     int parent = -1;
@@ -75,7 +96,7 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
     std::vector<float> live_score(K, -std::numeric_limits<float>::infinity());
     live_score[0] = 0.0f;  // why: all rows start identical; only row 0 may expand at step 0
     StepAttention trace;
-    std::vector<std::size_t> order(std::size_t(K) * V);
+    std::vector<std::size_t> order;
     std::vector<std::vector<BeamNode>> tree;  // the beam tree (when recording)
     std::vector<int> parents, next, next_tokens;
     std::vector<float> next_score, row_lp;
@@ -102,12 +123,8 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
             }
         }
         // the 2K best (row, token) pairs; ties go to the lower flat index
-        const std::size_t n_cand = std::min<std::size_t>(2 * K, order.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::partial_sort(order.begin(), order.begin() + n_cand, order.end(),
-                          [&](std::size_t a, std::size_t b) {
-                              return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
-                          });
+        best_n(logits.data(), logits.size(), 2 * std::size_t(K), order);
+        const std::size_t n_cand = order.size();
         parents.clear();
         next.clear();
         next_tokens.clear();

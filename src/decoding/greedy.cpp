@@ -5,16 +5,11 @@
 #include <numeric>
 
 #include "decoding/search.h"
+#include "kernels/rowwise.h"
 
 namespace heed {
 
-void log_softmax(float* x, int n) {
-    const float m = *std::max_element(x, x + n);
-    double sum = 0;
-    for (int i = 0; i < n; ++i) sum += std::exp(double(x[i] - m));
-    const float lse = m + float(std::log(sum));
-    for (int i = 0; i < n; ++i) x[i] -= lse;
-}
+void log_softmax(float* x, int n) { kernels::log_softmax_row_f32(x, n, x); }
 
 void record_top_k(const float* logprobs, int n, int k, StepRecord& rec) {
     k = std::min(k, n);

@@ -101,6 +101,36 @@ void softmax_row_f32_ref(const float* x, int n, float* y) {
     for (int i = 0; i < n; ++i) y[i] = float(y[i] / sum);
 }
 
+void log_softmax_row_f32(const float* x, int n, float* y) noexcept {
+    int i = 0;
+    v128_t vmax = wasm_f32x4_splat(-std::numeric_limits<float>::infinity());
+    for (; i + 4 <= n; i += 4) vmax = wasm_f32x4_max(vmax, wasm_v128_load(x + i));
+    float m = hmax(vmax);
+    for (; i < n; ++i) m = std::max(m, x[i]);
+
+    const v128_t vm = wasm_f32x4_splat(m);
+    v128_t vsum = wasm_f32x4_splat(0.0f);
+    for (i = 0; i + 4 <= n; i += 4)
+        vsum = wasm_f32x4_add(vsum, exp_f32x4(wasm_f32x4_sub(wasm_v128_load(x + i), vm)));
+    float sum = hsum(vsum);
+    for (; i < n; ++i) sum += std::exp(x[i] - m);
+
+    const float lse = m + std::log(sum);
+    const v128_t vlse = wasm_f32x4_splat(lse);
+    for (i = 0; i + 4 <= n; i += 4)
+        wasm_v128_store(y + i, wasm_f32x4_sub(wasm_v128_load(x + i), vlse));
+    for (; i < n; ++i) y[i] = x[i] - lse;
+}
+
+void log_softmax_row_f32_ref(const float* x, int n, float* y) {
+    float m = -std::numeric_limits<float>::infinity();
+    for (int i = 0; i < n; ++i) m = std::max(m, x[i]);
+    double sum = 0;
+    for (int i = 0; i < n; ++i) sum += std::exp(double(x[i] - m));
+    const float lse = m + float(std::log(sum));
+    for (int i = 0; i < n; ++i) y[i] = x[i] - lse;
+}
+
 void layer_norm_row_f32(const float* x, int d, const float* gamma, const float* beta, float eps,
                         float* y) noexcept {
     int i = 0;

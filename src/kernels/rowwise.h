@@ -13,6 +13,13 @@ void softmax_row_f32(const float* x, int n, float* y) noexcept;
 /// Scalar reference for softmax_row_f32 (std::exp, double sum).
 void softmax_row_f32_ref(const float* x, int n, float* y);
 
+/// y[i] = x[i] - max x - log Σ exp(x - max x) (log-softmax) over `n` >= 1 values with at
+/// least one finite one, in place allowed: the decoder's log-probabilities, without storing
+/// the exponentials. SIMD128.
+void log_softmax_row_f32(const float* x, int n, float* y) noexcept;
+/// Scalar reference for log_softmax_row_f32 (std::exp, double sum).
+void log_softmax_row_f32_ref(const float* x, int n, float* y);
+
 /// y = (x - mean) / sqrt(var + eps) * gamma + beta over `d` values (biased variance, two
 /// passes, as nn.LayerNorm). `gamma`/`beta` ([d]) may be null for 1 / 0. `y` may alias `x`.
 void layer_norm_row_f32(const float* x, int d, const float* gamma, const float* beta, float eps,
