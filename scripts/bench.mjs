@@ -8,7 +8,7 @@
 //   (internal) --gemm-json: print only the GEMM table as JSON (used for the --no-liftoff run)
 
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,8 @@ const MODES = [
   { name: 'greedy, one sentence at a time', beam: 1, batched: false },
   { name: 'greedy, whole set as one batch', beam: 1, batched: true },
   { name: 'beam 4, one sentence at a time', beam: 4, batched: false },
+  { name: 'greedy + shortlist, one at a time', beam: 1, batched: false, shortlist: true },
+  { name: 'beam 4 + shortlist, one at a time', beam: 4, batched: false, shortlist: true },
 ];
 
 /** Runs `run` once to warm up, then repeatedly for at least `seconds`; -> runs per second. */
@@ -53,15 +55,35 @@ async function wasmTranslation() {
   const t = await loadTranslator({ model: MODEL });
   const rows = [];
   for (const m of MODES) {
+    if (m.shortlist && !t.info.shortlists.length) continue;
+    const options = { beam: m.beam, ...(m.shortlist && { shortlist: true }) };
     const perSecond = await rate(async () => {
-      if (m.batched) await t.translate(SENTENCES, { beam: m.beam });
-      else for (const s of SENTENCES) await t.translate(s, { beam: m.beam });
+      if (m.batched) await t.translate(SENTENCES, options);
+      else for (const s of SENTENCES) await t.translate(s, options);
     }, SECONDS);
     rows.push({ mode: m.name, sentences: perSecond * SENTENCES.length, words: perSecond * WORDS });
   }
   const config = t.info.config;
   t.dispose();
   return { rows, config };
+}
+
+/** Median ms from loadTranslator (model bytes in memory) to the first translation's result. */
+async function firstTranslation(compute, rounds = 5) {
+  const { loadTranslator } = await import('heed');
+  const bytes = await readFile(MODEL);
+  const times = [];
+  let weightBytes = 0;
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    const t = await loadTranslator({ model: bytes, compute });
+    await t.translate(SENTENCES[0]);
+    times.push(performance.now() - t0);
+    weightBytes = t.info.weightBytes;
+    t.dispose();
+  }
+  times.sort((a, b) => a - b);
+  return { ms: times[Math.floor(rounds / 2)], weightBytes };
 }
 
 function nativeTranslation() {
@@ -103,6 +125,8 @@ function layerShapes(c) {
     { what: 'decode step ffn up', M: 1, K: D, N: F },
     { what: 'decode step ffn down', M: 1, K: F, N: D },
     { what: 'decode step logits', M: 1, K: D, N: V },
+    // why: a shipped model's shortlist averages ~1,650 pieces per dev sentence
+    { what: 'decode step logits, shortlist', M: 1, K: D, N: Math.min(V, 1664) },
     { what: 'beam 4 step ffn up', M: 4, K: D, N: F },
     { what: 'beam 4 step logits', M: 4, K: D, N: V },
     // why: the shapes the project's anchors quote for onnxruntime-web and the SIMD128 ceiling
@@ -188,6 +212,14 @@ async function main() {
   }
   if (nat.error) console.log(`(native: ${nat.error})`);
   else console.log(`(native: ${nat.cli} bench, same model and sentences)`);
+  const mb = (b) => (b / 1e6).toFixed(1);
+  for (const compute of ['int8', 'f32']) {
+    const f = await firstTranslation(compute);
+    console.log(
+      `load → first translation, ${compute} compute: ${f.ms.toFixed(0)} ms (median of 5); ` +
+        `weights in memory ${mb(f.weightBytes)} MB (file ${mb(statSync(MODEL).size)} MB)`,
+    );
+  }
   if (flag('--skip-gemm')) return;
 
   const tiered = await gemm(c, [0, 1, 2]);
@@ -216,6 +248,15 @@ async function main() {
         ` ${num(int8, 2)} ${(int8 / r.gflops).toFixed(2).padStart(9)} ${num(widened, 2)}`,
     );
   });
+  const full = tiered.find((r) => r.what === 'decode step logits');
+  const short = tiered.find((r) => r.what === 'decode step logits, shortlist');
+  const us = (r, gf) => (2 * r.M * r.K * r.N) / gf / 1e3;
+  console.log(
+    `decode step logits: f32 ${us(full, full.gflops).toFixed(1)} µs, int8 ` +
+      `${us(full, full.byKernel[1]).toFixed(1)} µs, int8 + shortlist (${short.N} rows) ` +
+      `${us(short, short.byKernel[1]).toFixed(1)} µs: ` +
+      `${(us(full, full.gflops) / us(short, short.byKernel[1])).toFixed(1)}× the f32 speed`,
+  );
   console.log(
     `(GFLOP/s count 2·M·K·N; int8: weights int8, activations rounded to int16, i32x4.dot_i16x8;` +
       ` widened: int8 weights converted to f32 in the loop; load average ` +

@@ -389,12 +389,24 @@ int run_bench(const heed::Translator& tr) {
         std::istringstream in(s);
         for (std::string w; in >> w;) ++words;
     }
-    struct Mode { const char* name; int beam; bool batched; };
-    for (Mode m : {Mode{"greedy, one sentence at a time", 1, false},
-                   Mode{"greedy, whole set as one batch", 1, true},
-                   Mode{"beam 4, one sentence at a time", 4, false}}) {
+    struct Mode { const char* name; int beam; bool batched, shortlist; };
+    heed::TranslateOptions with_shortlist;
+    with_shortlist.shortlist = true;
+    bool has_shortlist = true;
+    try {
+        tr.check_against_model(with_shortlist);
+    } catch (const heed::Error&) {
+        has_shortlist = false;  // why: the shortlist rows are printed only for models with one
+    }
+    for (Mode m : {Mode{"greedy, one sentence at a time", 1, false, false},
+                   Mode{"greedy, whole set as one batch", 1, true, false},
+                   Mode{"beam 4, one sentence at a time", 4, false, false},
+                   Mode{"greedy + shortlist, one at a time", 1, false, true},
+                   Mode{"beam 4 + shortlist, one at a time", 4, false, true}}) {
+        if (m.shortlist && !has_shortlist) continue;
         heed::TranslateOptions o;
         o.beam_size = m.beam;
+        o.shortlist = m.shortlist;
         auto run = [&] {
             if (m.batched) tr.translate(kBenchSentences, o);
             else for (const std::string& s : kBenchSentences) tr.translate({s}, o);
