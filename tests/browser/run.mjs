@@ -1018,6 +1018,42 @@ export async function run({
       });
     }
 
+    const enFr = entries.find((e) => e.id === 'en-fr');
+    if (enFr)
+      await check(
+        'shortlist: off for the tiny model, on for en-fr equals the Node API',
+        async () => {
+          const t = await loadTranslator({
+            model: new Uint8Array(await readFile(path.join(modelsRoot, enFr.file))),
+          });
+          const want = await t.translate(TEXT, { beam: 1, shortlist: true });
+          t.dispose();
+          const p = await context.newPage();
+          watch(p);
+          await p.goto(`${server.url}demo/#model=${tiny.id}&text=${encodeURIComponent(TEXT)}`);
+          await settled(p);
+          assert(await p.isDisabled('#shortlist'), 'the tiny model has no shortlist: box enabled');
+          await p.goto(
+            `${server.url}demo/#model=en-fr&shortlist=1&text=${encodeURIComponent(TEXT)}`,
+          );
+          await p.reload();
+          await settled(p);
+          assert(await p.isChecked('#shortlist'), 'shortlist=1 in the URL did not tick the box');
+          const got = await p.evaluate(() => document.getElementById('output').dataset.text);
+          const stats = await p.textContent('#stats');
+          await shot(p, '11-shortlist');
+          await p.close();
+          assert(
+            got === want.text,
+            `page ${JSON.stringify(got)}, API ${JSON.stringify(want.text)}`,
+          );
+          assert(
+            stats.includes(`shortlist of ${want.outputSize} pieces`),
+            `the stats do not say the shortlist was used: ${stats}`,
+          );
+        },
+      );
+
     await surgeryChecks({
       check,
       context,

@@ -128,7 +128,22 @@ class App {
     this.doc = null;
     this.translator = await openModel(entry);
     this.translatorModel = id;
+    this.showShortlistBox();
     return this.translator;
+  }
+
+  /** Whether translations use the output shortlist: asked for, and the model has one. */
+  useShortlist() {
+    return Boolean(this.state.shortlist && this.translator?.info.shortlists?.length);
+  }
+
+  /** The shortlist box follows the loaded model: disabled (and explained) when it has none. */
+  showShortlistBox() {
+    const box = page().shortlist;
+    const has = Boolean(this.translator?.info.shortlists?.length);
+    box.checked = this.state.shortlist;
+    box.disabled = Boolean(this.translator) && !has;
+    box.parentElement.dataset.unavailable = box.disabled ? '1' : '';
   }
 
   // ---- translating ----
@@ -173,6 +188,7 @@ class App {
       const result = await translator.translate(text, {
         beam,
         ...(this.state.maxlen > 0 && { maxLength: this.state.maxlen }),
+        ...(this.useShortlist() && { shortlist: true }),
         attention: true,
         topK: 5,
         signal: ctrl.signal,
@@ -198,7 +214,13 @@ class App {
       this.live = null;
       this.showSentence(Math.min(sentence, result.sentences.length - 1), { render: false });
       if (this.firstTranslationMs === null) this.firstTranslationMs = performance.now() - T0;
-      showStats(result, { text, ms, beam, firstMs: this.firstTranslationMs });
+      showStats(result, {
+        text,
+        ms,
+        beam,
+        firstMs: this.firstTranslationMs,
+        shortlist: this.useShortlist(),
+      });
       const note = [truncationNote(result), unknownNote(result)].filter(Boolean).join(' ');
       if (note) showMessage(note, 'info');
       document.documentElement.dataset.heed = 'translated';
@@ -279,6 +301,7 @@ class App {
       const r = await this.translator.translate(this.doc.sentences[this.state.sentence].source, {
         beam: this.state.beam,
         ...(this.state.maxlen > 0 && { maxLength: Math.max(this.state.maxlen, prefix.length + 1) }),
+        ...(this.useShortlist() && { shortlist: true }),
         attention: true,
         topK: 5,
         split: false,
@@ -420,6 +443,11 @@ async function main() {
   }
   p.modelSelect.addEventListener('change', () => app.translate());
   p.maxLength.value = String(app.state.maxlen);
+  p.shortlist.checked = app.state.shortlist;
+  p.shortlist.addEventListener('change', () => {
+    app.set({ shortlist: p.shortlist.checked }, { render: false });
+    app.translate();
+  });
   p.maxLength.addEventListener('change', () => {
     const n = Number.parseInt(p.maxLength.value, 10);
     const maxlen = Number.isFinite(n) ? Math.max(0, Math.min(256, n)) : 0;
@@ -461,7 +489,8 @@ async function main() {
       next.text !== app.state.text ||
       next.model !== app.state.model ||
       next.beam !== app.state.beam ||
-      next.maxlen !== app.state.maxlen;
+      next.maxlen !== app.state.maxlen ||
+      next.shortlist !== app.state.shortlist;
     const sentence = next.sentence !== app.state.sentence;
     app.state = next;
     if (!retranslate && sentence && app.doc)
@@ -469,6 +498,7 @@ async function main() {
     if (retranslate && next.text) {
       p.source.value = next.text;
       p.maxLength.value = String(next.maxlen);
+      p.shortlist.checked = next.shortlist;
       if (next.model) p.modelSelect.value = next.model;
       app.translate();
     } else app.renderView();

@@ -10,6 +10,7 @@ const IDS = {
   loadText: 'load-text',
   source: 'source-text',
   maxLength: 'max-length',
+  shortlist: 'shortlist',
   examples: 'examples',
   translateButton: 'translate-btn',
   stopButton: 'stop-btn',

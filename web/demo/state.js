@@ -8,6 +8,7 @@ export const DEFAULTS = {
   model: '',
   beam: 1,
   maxlen: 0, // max target pieces per sentence (0 = the engine's automatic limit)
+  shortlist: false, // score only the model's output shortlist (when the model has one)
   view: 'timeline', // timeline | attention | explain | lab | positions | surgery
   sentence: 0, // which sentence of a paragraph the views show
   block: 'cross', // encoder | decoder | cross
@@ -60,6 +61,7 @@ export function parseState(hash) {
   if (p.has('model')) s.model = p.get('model');
   s.beam = int(p.get('beam'), 1, 8, DEFAULTS.beam);
   s.maxlen = int(p.get('maxlen'), 0, 256, 0);
+  s.shortlist = p.get('shortlist') === '1';
   if (VIEWS.includes(p.get('view'))) s.view = p.get('view');
   s.sentence = int(p.get('sentence'), 0, 999, 0);
   if (BLOCKS.includes(p.get('block'))) s.block = p.get('block');

@@ -142,12 +142,13 @@ export function truncationNote(doc) {
 }
 
 /** The speed line under the output. */
-export function showStats(result, { text, ms, beam, firstMs }) {
+export function showStats(result, { text, ms, beam, firstMs, shortlist = false }) {
   const words = text.trim().split(/\s+/).length;
   const took = ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
   page().stats.textContent =
     `${result.targetTokens.length} target pieces from ${result.sourceTokens.length} source pieces` +
-    ` in ${took} (${(words / (ms / 1000)).toFixed(0)} words/s, ${beam > 1 ? `beam ${beam}` : 'greedy'}, with attention)` +
+    ` in ${took} (${(words / (ms / 1000)).toFixed(0)} words/s, ${beam > 1 ? `beam ${beam}` : 'greedy'}, with attention` +
+    `${shortlist ? `, shortlist${result.outputSize ? ` of ${result.outputSize} pieces` : ''}` : ''})` +
     ` · first translation ${(firstMs / 1000).toFixed(2)} s after page load`;
 }
 
