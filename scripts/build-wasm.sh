@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Builds the WebAssembly engine from committed sources: web/lib/heed-core.mjs + web/lib/heed.wasm.
+# Builds the WebAssembly engine from committed sources: web/lib/heed-core.mjs + web/lib/heed.wasm,
+# and the pthreads build web/lib/mt/heed-mt.mjs + heed-mt.wasm + heed-mt.worker.js (used when
+# loadTranslator asks for threads: in Node, and in cross-origin isolated pages).
 # Needs Debian's emscripten (emcc/emcmake 3.1.6), cmake and the xtensor/xtl/xsimd/nlohmann headers
 # (apt: emscripten cmake xtensor-dev nlohmann-json3-dev). Not the native build (see CMakeLists.txt).
 #
@@ -31,7 +33,27 @@ emcmake cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHEED_TESTS=OFF
   -DHEED_HEADER_ROOT="$build/include" >/dev/null
 cmake --build "$build" --target heed-core -j "$jobs"
 
-wasm="$root/web/lib/heed.wasm"
-raw=$(wc -c < "$wasm")
-gz=$(gzip -9 -c "$wasm" | wc -c)
-echo "build-wasm: web/lib/heed-core.mjs + web/lib/heed.wasm ($raw bytes, $gz gzipped)"
+# the pthreads build: same sources, compiled with -pthread in a build folder of its own
+mkdir -p "$build-mt"
+ln -sfn "$build/include" "$build-mt/include"
+emcmake cmake -S "$root" -B "$build-mt" -DCMAKE_BUILD_TYPE=Release -DHEED_TESTS=OFF \
+  -DHEED_WASM_THREADS=ON -DHEED_HEADER_ROOT="$build/include" >/dev/null
+cmake --build "$build-mt" --target heed-core -j "$jobs"
+# why: 3.1.6's node branch makes any uncaught exception or unhandled rejection of the host
+# process throw from its handlers; a library must not change that, so they are cut out (and the
+# build fails if the generated text ever differs)
+mt="$root/web/lib/mt/heed-mt.mjs"
+handlers='process["on"]("uncaughtException",function(ex){if(!(ex instanceof ExitStatus)){throw ex}});process["on"]("unhandledRejection",function(reason){throw reason});'
+grep -qF "$handlers" "$mt" || { echo "build-wasm: $mt: the process handlers to remove were not found" >&2; exit 1; }
+python3 - "$mt" "$handlers" <<'PY'
+import sys
+path, cut = sys.argv[1], sys.argv[2]
+text = open(path, encoding="utf-8").read()
+open(path, "w", encoding="utf-8").write(text.replace(cut, ""))
+PY
+
+for wasm in web/lib/heed.wasm web/lib/mt/heed-mt.wasm; do
+  raw=$(wc -c < "$root/$wasm")
+  gz=$(gzip -9 -c "$root/$wasm" | wc -c)
+  echo "build-wasm: $wasm ($raw bytes, $gz gzipped)"
+done

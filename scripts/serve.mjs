@@ -215,6 +215,10 @@ export async function startServer(options = {}) {
       Vary: 'Accept-Encoding',
       'X-Content-Type-Options': 'nosniff',
       'Cross-Origin-Resource-Policy': 'same-origin',
+      // why: cross-origin isolation gives pages SharedArrayBuffer, which the package's
+      // pthreads build (loadTranslator({threads})) needs; everything here is same-origin
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
       'Accept-Ranges': 'bytes',
     };
     if (ext === '.html') {

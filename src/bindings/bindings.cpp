@@ -443,6 +443,7 @@ EMSCRIPTEN_BINDINGS(heed) {
         .field("interventions", &heed::TranslateOptions::interventions)
         .field("split", &heed::TranslateOptions::split)
         .field("shortlist", &heed::TranslateOptions::shortlist)
+        .field("threads", &heed::TranslateOptions::threads)
         .field("forcedPrefix", &forced_to_js, &forced_from_js);
     emscripten::value_object<heed::Interventions>("Interventions")
         .field("temperature", &heed::Interventions::temperature)
@@ -470,7 +471,8 @@ EMSCRIPTEN_BINDINGS(heed) {
         .field("maxLength", &heed::OptionLimits::max_length)
         .field("lengthPenalty", &heed::OptionLimits::length_penalty)
         .field("topK", &heed::OptionLimits::top_k)
-        .field("linearFeatures", &heed::OptionLimits::linear_features);
+        .field("linearFeatures", &heed::OptionLimits::linear_features)
+        .field("threads", &heed::OptionLimits::threads);
     emscripten::function("limits", +[] { return heed::kOptionLimits; });
     // why: the enums under the names the JS API uses, so neither side parses the other's strings
     emscripten::enum_<heed::AttentionBlock>("AttentionBlock")

@@ -31,7 +31,7 @@ const char* kUsage =
     "                 [--temperature X] [--window N]\n"
     "                 [--no-positions] [--ablate enc|dec|cross:LAYER:HEAD[:mean] ...]\n"
     "                 [--sparse RANDOM_BLOCKS [--seed N]] [--linear favor:R[:SEED]|elu|none]\n"
-    "                 [--costs] [--compute int8|f32] [--shortlist] [TEXT ...]\n"
+    "                 [--costs] [--compute int8|f32] [--shortlist] [--threads N] [TEXT ...]\n"
     "      translates each TEXT, or each line of stdin as it arrives when no TEXT is given,\n"
     "      into LANG (default: the model's first direction), sentence by sentence (--no-split:\n"
     "      each TEXT or line is one sequence); --attention writes a JSON array, one element per\n"
@@ -44,7 +44,8 @@ const char* kUsage =
     "      default 1) or by elu + 1; --costs prints each translation's attention multiply-adds\n"
     "      and state bytes per block and layer to stderr; --compute f32 widens int8 weights to\n"
     "      f32 at load (default int8: they stay int8 and are multiplied as int8); --shortlist\n"
-    "      scores only the target pieces the model's output shortlist allows for the sentence\n"
+    "      scores only the target pieces the model's output shortlist allows for the sentence;\n"
+    "      --threads N decodes the sentences of each TEXT or line on N threads\n"
     "  heed info -m MODEL      prints the directions, the config, the parameter count and\n"
     "                          the bytes the weights take in memory (--compute as above)\n"
     "  heed bench -m MODEL     prints sentences/s and words/s on a built-in set\n";
@@ -158,6 +159,7 @@ Args parse_args(int argc, char** argv) {
         else if (s == "--linear") a.options.interventions.linear = parse_linear(value());
         else if (s == "--costs") a.costs = true;
         else if (s == "--shortlist") a.options.shortlist = true;
+        else if (s == "--threads") a.options.threads = parse_int(s, value());
         else if (s == "--compute") {
             const std::string v = value();
             if (v != "int8" && v != "f32")

@@ -3,10 +3,12 @@
 #include "translator/translator.h"
 
 #include <cmath>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "core/error.h"
 #include "core/utf8.h"
@@ -19,6 +21,13 @@
 
 namespace heed {
 namespace {
+
+// why: a WebAssembly build without pthreads cannot start a std::thread
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+constexpr bool kHaveThreads = false;
+#else
+constexpr bool kHaveThreads = true;
+#endif
 
 bool is_blank(const std::string& s) {
     for (unsigned char ch : s)
@@ -39,6 +48,9 @@ void check_options(const TranslateOptions& o) {
         o.length_penalty > l.length_penalty)
         throw Error("length penalty must be a number between 0 and " +
                     std::to_string(int(l.length_penalty)));
+    if (o.threads < 1 || o.threads > l.threads)
+        throw Error("threads must be between 1 and " + std::to_string(l.threads) + " (got " +
+                    std::to_string(o.threads) + ")");
     if (o.top_k < 0 || o.top_k > l.top_k)
         throw Error("top_k must be between 0 and " + std::to_string(l.top_k));
     if (o.forced_prefix.size() > std::size_t(l.max_length))
@@ -337,6 +349,34 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& t
 
 std::vector<Translation> Translator::translate_ids(std::vector<std::vector<int>> ids,
                                                    const TranslateOptions& options) const {
+    const int threads = std::min(options.threads, int(ids.size()));
+    if (!kHaveThreads || threads <= 1) return translate_group(std::move(ids), options);
+    // why: sentence i goes to group i % threads, so long and short sentences spread evenly
+    std::vector<std::vector<std::vector<int>>> groups(threads);
+    for (std::size_t i = 0; i < ids.size(); ++i) groups[i % threads].push_back(std::move(ids[i]));
+    std::vector<std::vector<Translation>> results(threads);
+    std::vector<std::exception_ptr> errors(threads);
+    const auto run = [&](int g) {
+        try {
+            results[g] = translate_group(std::move(groups[g]), options);
+        } catch (...) {
+            errors[g] = std::current_exception();
+        }
+    };
+    std::vector<std::thread> workers;
+    for (int g = 1; g < threads; ++g) workers.emplace_back(run, g);
+    run(0);
+    for (std::thread& w : workers) w.join();
+    for (const std::exception_ptr& e : errors)
+        if (e) std::rethrow_exception(e);
+    std::vector<Translation> out;
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        out.push_back(std::move(results[i % threads][i / threads]));
+    return out;
+}
+
+std::vector<Translation> Translator::translate_group(std::vector<std::vector<int>> ids,
+                                                     const TranslateOptions& options) const {
     const ModelConfig& c = loaded_->model.config();
     std::vector<Prepared> prepared(ids.size());
     for (std::size_t i = 0; i < ids.size(); ++i) {

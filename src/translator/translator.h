@@ -24,6 +24,7 @@ struct OptionLimits {
     float length_penalty = 10.0f;  ///< length_penalty in 0..length_penalty
     int top_k = 100;               ///< top_k in 0..top_k
     int linear_features = 4096;    ///< interventions.linear.features in 1..linear_features
+    int threads = 16;              ///< threads in 1..threads
 };
 inline constexpr OptionLimits kOptionLimits{};
 
@@ -49,6 +50,10 @@ struct TranslateOptions {
     /// probabilities are then normalised over those). The model must have one for the target
     /// language. Attention is computed as without it.
     bool shortlist = false;
+    /// Threads a batch of sentences is decoded on (each thread a share of the sentences, the
+    /// same translations as one thread). A WebAssembly build without pthreads, or a single
+    /// sentence, uses one.
+    int threads = 1;
 };
 
 /// One translated sentence.
@@ -162,9 +167,13 @@ public:
 
 private:
     explicit Translator(std::unique_ptr<LoadedModel> loaded);
-    /// translate() on source ids already checked and tokenised (EOS included).
+    /// translate() on source ids already checked and tokenised (EOS included), shared out over
+    /// options.threads threads.
     std::vector<Translation> translate_ids(std::vector<std::vector<int>> ids,
                                            const TranslateOptions& options) const;
+    /// translate_ids() of one group of sentences, on the calling thread.
+    std::vector<Translation> translate_group(std::vector<std::vector<int>> ids,
+                                             const TranslateOptions& options) const;
     std::unique_ptr<LoadedModel> loaded_;
 };
 

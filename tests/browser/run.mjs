@@ -1054,6 +1054,43 @@ export async function run({
         },
       );
 
+    if (enFr)
+      await check(
+        'threads: the page is cross-origin isolated and a batch decodes on 2',
+        async () => {
+          const p = await context.newPage();
+          watch(p);
+          await p.goto(`${server.url}demo/#model=${tiny.id}&text=${encodeURIComponent(TEXT)}`);
+          await settled(p);
+          const got = await p.evaluate(async (file) => {
+            const { loadTranslator } = await import('/lib/heed.js');
+            const texts = [
+              'This package contains the development files for the library.',
+              'A simple text editor for the terminal.',
+              'The program reads a configuration file and starts the server.',
+              'A graphical front-end to manage software packages.',
+            ];
+            const one = await loadTranslator({ model: `/models/${file}` });
+            const two = await loadTranslator({ model: `/models/${file}`, threads: 2 });
+            const a = await one.translate(texts);
+            const b = await two.translate(texts);
+            const info = two.info.threads;
+            one.dispose();
+            two.dispose();
+            return {
+              isolated: self.crossOriginIsolated,
+              info,
+              same: a.every((r, i) => r.text === b[i].text),
+              texts: b.map((r) => r.text),
+            };
+          }, enFr.file);
+          await p.close();
+          assert(got.isolated, 'the demo page is not cross-origin isolated');
+          assert(got.info === 2, `info.threads is ${got.info}`);
+          assert(got.same, `2 threads translated differently: ${JSON.stringify(got.texts)}`);
+        },
+      );
+
     await surgeryChecks({
       check,
       context,

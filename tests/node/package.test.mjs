@@ -80,11 +80,15 @@ test('npm pack, install the tarball in an empty project, import it as a user wou
     'web/lib/common.js',
     'web/lib/heed-core.mjs',
     'web/lib/heed.wasm',
+    'web/lib/mt/heed-mt.mjs',
+    'web/lib/mt/heed-mt.wasm',
+    'web/lib/mt/heed-mt.worker.js',
+    'web/lib/mt/package.json',
   ])
     assert.ok(files.includes(needed), `${needed} missing from the tarball`);
   for (const f of files)
     assert.ok(
-      /^(package\.json|README\.md|web\/lib\/[^/]+|models\/[^/]+\.heed)$/.test(f),
+      /^(package\.json|README\.md|web\/lib\/(mt\/)?[^/]+|models\/[^/]+\.heed)$/.test(f),
       `unexpected file in the tarball: ${f}`,
     );
 
@@ -96,6 +100,9 @@ test('npm pack, install the tarball in an empty project, import it as a user wou
     const t = await loadTranslator({ model: ${JSON.stringify(TINY)} });
     const r = await t.translate('A simple text editor', { attention: true });
     t.dispose();
+    const mt = await loadTranslator({ model: ${JSON.stringify(TINY)}, threads: 2 });
+    const rt = await mt.translate(['A simple text editor', 'A game']);
+    mt.dispose();
     const w = await spawnTranslator({ model: ${JSON.stringify(TINY)} });
     const rw = await w.translate('A simple text editor');
     w.dispose();
@@ -103,6 +110,7 @@ test('npm pack, install the tarball in an empty project, import it as a user wou
     const a = lab.attention({ q: [[1]], k: [[1], [2]], v: [[1], [2]], score: 'dot' });
     const err = await loadTranslator({ model: new Uint8Array(8) }).catch((e) => e);
     console.log(JSON.stringify({ ids: r.targetIds, workerIds: rw.targetIds,
+      threadedIds: rt[0].targetIds,
       shape: r.attention.cross.shape, weights: [...a.weights.data],
       error: err instanceof HeedError && err.code,
       resolved: import.meta.resolve('heed') }));`,
@@ -115,6 +123,7 @@ test('npm pack, install the tarball in an empty project, import it as a user wou
   local.dispose();
   assert.deepEqual(out.ids, want.targetIds);
   assert.deepEqual(out.workerIds, want.targetIds);
+  assert.deepEqual(out.threadedIds, want.targetIds);
   assert.equal(out.shape.length, 4);
   assert.equal(out.weights.length, 2);
   assert.equal(out.error, 'BAD_MODEL');

@@ -65,7 +65,9 @@ export function splitOptions(options) {
   return { engine, onStep, signal };
 }
 
-const LOAD_KEYS = new Set(['model', 'wasmUrl', 'onProgress', 'compute']);
+const LOAD_KEYS = new Set(['model', 'wasmUrl', 'onProgress', 'compute', 'threads']);
+/** Most threads loadTranslator accepts (the engine's limit, OptionLimits::threads). */
+export const MAX_THREADS = 16;
 
 /** Checks LoadOptions (plus the `extra` keys a caller accepts). */
 export function checkLoadOptions(options, extra = []) {
@@ -75,6 +77,15 @@ export function checkLoadOptions(options, extra = []) {
   if (options.model === undefined) throw badInput('options.model is required');
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
     throw badInput(`options.onProgress must be a function, got ${describe(options.onProgress)}`);
+  const t = options.threads;
+  if (t !== undefined && !(Number.isInteger(t) && t >= 1 && t <= MAX_THREADS))
+    throw badInput(`options.threads must be an integer in 1..${MAX_THREADS}, got ${describe(t)}`);
+  if (t > 1 && !IS_NODE && !globalThis.crossOriginIsolated)
+    throw badInput(
+      'options.threads > 1 needs SharedArrayBuffer: a cross-origin isolated page ' +
+        '(served with Cross-Origin-Opener-Policy: same-origin and ' +
+        'Cross-Origin-Embedder-Policy: require-corp)',
+    );
   if (options.compute !== undefined && options.compute !== 'int8' && options.compute !== 'f32')
     throw badInput(`options.compute must be 'int8' or 'f32', got ${describe(options.compute)}`);
 }

@@ -286,6 +286,7 @@ export async function spawnTranslator(options) {
         model: await portableModel(options.model),
         wasmUrl: await portableUrl(options.wasmUrl),
         compute: options.compute,
+        threads: options.threads,
         progress: Boolean(options.onProgress),
       },
       { onProgress: options.onProgress },

@@ -80,6 +80,8 @@ export interface TranslateOptions {
    *  that have one; BAD_INPUT otherwise). Probabilities are normalised over those pieces;
    *  attention is computed as without it. */
   shortlist?: boolean;
+  /** threads for this call's batch, 1..the translator's info.threads (default: all of them) */
+  threads?: number;
   /** "what if": target ids the decoder must take first, whatever their probability (say a
    *  result's targetIds up to step k, then another of that step's top candidates); it decodes
    *  on from there, and each forced token keeps the model's own probability. Needs a text of
@@ -232,6 +234,8 @@ export interface ModelInfo {
   compute: 'int8' | 'f32';
   /** target languages the model file has an output shortlist for (see options.shortlist) */
   shortlists: string[];
+  /** threads the translator was loaded with (LoadOptions.threads) */
+  threads: number;
   /** every direction the model translates in, 'source-target' (e.g. ['en-de', 'de-en']),
    *  the default first; empty when the file names no languages */
   directions: string[];
@@ -308,6 +312,12 @@ export interface LoadOptions {
    *  as int8 (activations rounded to int16 per row); 'f32': widened to f32 at load (about 4×
    *  their memory; the reference int8 is compared with). f16/f32 files are always f32. */
   compute?: 'int8' | 'f32';
+  /** 1 (default): the single-thread build. 2..16: the pthreads build (mt/heed-mt.mjs), whose
+   *  translate() decodes the sentences of a batch or paragraph on that many threads (the same
+   *  translations). Needs SharedArrayBuffer: Node, or a cross-origin isolated page (served
+   *  with COOP same-origin and COEP require-corp, as scripts/serve.mjs does); BAD_INPUT
+   *  elsewhere. Step-by-step calls (onStep) decode one sentence at a time either way. */
+  threads?: number;
 }
 
 export function loadTranslator(options: LoadOptions): Promise<Translator>;

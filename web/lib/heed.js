@@ -147,27 +147,62 @@ async function readBytes(url, what, onProgress) {
 
 // ---- the engine module -----------------------------------------------------------------
 
-const cores = new Map(); // wasm URL -> Promise<Embind module>
+const cores = new Map(); // wasm URL (and build) -> Promise<Embind module>
 
-/** The instantiated engine for a wasm location, compiled once per location. */
-function getCore(wasmUrl) {
+/**
+ * The instantiated engine for a wasm location, compiled once per location: the single-thread
+ * build, or (`threaded`) the pthreads build mt/heed-mt.mjs + mt/heed-mt.wasm.
+ */
+function getCore(wasmUrl, threaded = false) {
   checkSimd();
   if (wasmUrl !== undefined && typeof wasmUrl !== 'string' && !(wasmUrl instanceof URL))
     return Promise.reject(badInput(`wasmUrl must be a string or URL, got ${describe(wasmUrl)}`));
-  const key = wasmUrl === undefined ? '' : String(wasmUrl);
+  const key = `${threaded ? 'mt:' : ''}${wasmUrl === undefined ? '' : String(wasmUrl)}`;
   let core = cores.get(key);
   if (!core) {
-    core = instantiateCore(wasmUrl);
+    core = instantiateCore(wasmUrl, threaded);
     cores.set(key, core);
     core.catch(() => cores.delete(key));
   }
   return core;
 }
 
-async function instantiateCore(wasmUrl) {
+/**
+ * The pthreads build's loader. Under Node, 3.1.6's ES6 loader reads `require` and `__dirname`
+ * (CommonJS names absent in ES modules) while its factory runs: they are lent as globals for
+ * that long (`run`), then put back.
+ */
+async function threadedLoader() {
+  const loader = await import('./mt/heed-mt.mjs');
+  if (!IS_NODE) return { loader, run: (f) => f() };
+  const [{ createRequire }, { fileURLToPath }] = await Promise.all([
+    import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:module'),
+    import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:url'),
+  ]);
+  const run = async (f) => {
+    const saved = { require: globalThis.require, __dirname: globalThis.__dirname };
+    globalThis.require = createRequire(import.meta.url);
+    globalThis.__dirname = fileURLToPath(new URL('./mt', import.meta.url));
+    try {
+      const core = await f();
+      // why: the pool's worker_threads would keep Node's event loop (the process) alive;
+      // they only ever run while the calling thread waits for them inside a translate call
+      const { unusedWorkers = [], runningWorkers = [] } = core.PThread ?? {};
+      for (const w of [...unusedWorkers, ...runningWorkers]) w.unref?.();
+      return core;
+    } finally {
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete globalThis[k];
+        else globalThis[k] = v;
+    }
+  };
+  return { loader, run };
+}
+
+async function instantiateCore(wasmUrl, threaded) {
   const url =
     wasmUrl === undefined
-      ? new URL('./heed.wasm', import.meta.url)
+      ? new URL(threaded ? './mt/heed-mt.wasm' : './heed.wasm', import.meta.url)
       : await locate(wasmUrl, 'wasmUrl');
   let module = null;
   if (url.protocol !== 'file:' && typeof WebAssembly.compileStreaming === 'function') {
@@ -187,12 +222,18 @@ async function instantiateCore(wasmUrl) {
     }
   }
   let createHeedCore;
+  let run = (f) => f();
+  const loaderName = threaded ? 'heed-mt.mjs' : 'heed-core.mjs';
   try {
-    ({ default: createHeedCore } = await import('./heed-core.mjs'));
+    if (threaded) {
+      const mt = await threadedLoader();
+      ({ default: createHeedCore } = mt.loader);
+      run = mt.run;
+    } else ({ default: createHeedCore } = await import('./heed-core.mjs'));
   } catch (e) {
     throw new HeedError(
       'LOAD_FAILED',
-      'cannot load heed-core.mjs (is the package built? ' + `run \`npm run build\`): ${e.message}`,
+      `cannot load ${loaderName} (is the package built? ` + `run \`npm run build\`): ${e.message}`,
       { cause: e },
     );
   }
@@ -202,20 +243,22 @@ async function instantiateCore(wasmUrl) {
   });
   return Promise.race([
     instantiateFailed,
-    createHeedCore({
-      instantiateWasm(imports, receive) {
-        WebAssembly.instantiate(module, imports).then(
-          (instance) => receive(instance, module),
-          (e) =>
-            failed(
-              new HeedError('LOAD_FAILED', `cannot instantiate ${url.href}: ` + e.message, {
-                cause: e,
-              }),
-            ),
-        );
-        return {};
-      },
-    }),
+    run(() =>
+      createHeedCore({
+        instantiateWasm(imports, receive) {
+          WebAssembly.instantiate(module, imports).then(
+            (instance) => receive(instance, module),
+            (e) =>
+              failed(
+                new HeedError('LOAD_FAILED', `cannot instantiate ${url.href}: ` + e.message, {
+                  cause: e,
+                }),
+              ),
+          );
+          return {};
+        },
+      }),
+    ),
   ]);
 }
 
@@ -282,6 +325,7 @@ function engineOptions(options, { defaults, limits, blocks }) {
       `options.forcedPrefix must be an array of at most ${limits.maxLength} target ids ` +
         `(non-negative integers), got ${describe(prefix)}`,
     );
+  checkInt(o.threads, 'threads', 1, defaults.threads);
   if (typeof o.shortlist !== 'boolean')
     throw badInput(`options.shortlist must be a boolean, got ${describe(o.shortlist)}`);
   if (typeof o.split !== 'boolean')
@@ -372,7 +416,8 @@ function checkInterventions(given, defaults, limits) {
 /** Loads the engine and a model; see heed.d.ts. */
 export async function loadTranslator(options) {
   checkLoadOptions(options);
-  const core = getCore(options.wasmUrl);
+  const threads = options.threads ?? 1;
+  const core = getCore(options.wasmUrl, threads > 1);
   core.catch(() => {}); // why: awaited below; a model error must not leave it unhandled
   const bytes = await modelBytes(options.model, options.onProgress);
   checkModelSize(bytes);
@@ -391,6 +436,7 @@ export async function loadTranslator(options) {
         weightBytes: info.weightBytes,
         compute: info.compute,
         shortlists: info.shortlists,
+        threads,
       },
       engine,
     );
@@ -441,7 +487,8 @@ class Translator extends TranslatorBase {
     this.#handle = handle;
     this.#engine = engine;
     this.#contract = {
-      defaults: engine.defaultOptions(),
+      // why: a translator loaded with threads decodes batches on them unless a call says less
+      defaults: { ...engine.defaultOptions(), threads: info.threads },
       limits: engine.limits(),
       blocks: engine.AttentionBlock,
     };

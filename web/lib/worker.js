@@ -2,7 +2,7 @@
 // and answers id-tagged messages, one job at a time. Runs as a browser module worker or a Node
 // worker_threads worker. Not an API of its own: talk to it through heed-worker.js.
 //
-// Messages in:  {id, type: 'load', model, wasmUrl?, compute?, progress}
+// Messages in:  {id, type: 'load', model, wasmUrl?, compute?, threads?, progress}
 //               {id, type: 'translate', text, options, steps, abortable, flag?}
 //               {id, type: 'explain', result, where}      {id, type: 'dispose'}
 //               {type: 'cancel', target}                   (abort job `target`)
@@ -85,6 +85,7 @@ async function run(job) {
           model: job.model,
           wasmUrl: job.wasmUrl,
           compute: job.compute,
+          threads: job.threads,
           onProgress: job.progress
             ? (fraction, loaded) => port.post({ id: job.id, type: 'progress', fraction, loaded })
             : undefined,
