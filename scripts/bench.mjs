@@ -34,6 +34,7 @@ const MODES = [
   { name: 'beam 4, one sentence at a time', beam: 4, batched: false },
   { name: 'greedy + shortlist, one at a time', beam: 1, batched: false, shortlist: true },
   { name: 'beam 4 + shortlist, one at a time', beam: 4, batched: false, shortlist: true },
+  { name: 'greedy, whole set as one batch, 2 threads', beam: 1, batched: true, threads: 2 },
 ];
 
 /** Runs `run` once to warm up, then repeatedly for at least `seconds`; -> runs per second. */
@@ -52,9 +53,11 @@ async function rate(run, seconds) {
 
 async function wasmTranslation() {
   const { loadTranslator } = await import('heed');
-  const t = await loadTranslator({ model: MODEL });
+  const single = await loadTranslator({ model: MODEL });
+  const threaded = await loadTranslator({ model: MODEL, threads: 2 });
   const rows = [];
   for (const m of MODES) {
+    const t = m.threads ? threaded : single;
     if (m.shortlist && !t.info.shortlists.length) continue;
     const options = { beam: m.beam, ...(m.shortlist && { shortlist: true }) };
     const perSecond = await rate(async () => {
@@ -63,8 +66,9 @@ async function wasmTranslation() {
     }, SECONDS);
     rows.push({ mode: m.name, sentences: perSecond * SENTENCES.length, words: perSecond * WORDS });
   }
-  const config = t.info.config;
-  t.dispose();
+  const config = single.info.config;
+  single.dispose();
+  threaded.dispose();
   return { rows, config };
 }
 

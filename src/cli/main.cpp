@@ -391,7 +391,7 @@ int run_bench(const heed::Translator& tr) {
         std::istringstream in(s);
         for (std::string w; in >> w;) ++words;
     }
-    struct Mode { const char* name; int beam; bool batched, shortlist; };
+    struct Mode { const char* name; int beam; bool batched, shortlist; int threads = 1; };
     heed::TranslateOptions with_shortlist;
     with_shortlist.shortlist = true;
     bool has_shortlist = true;
@@ -404,11 +404,13 @@ int run_bench(const heed::Translator& tr) {
                    Mode{"greedy, whole set as one batch", 1, true, false},
                    Mode{"beam 4, one sentence at a time", 4, false, false},
                    Mode{"greedy + shortlist, one at a time", 1, false, true},
-                   Mode{"beam 4 + shortlist, one at a time", 4, false, true}}) {
+                   Mode{"beam 4 + shortlist, one at a time", 4, false, true},
+                   Mode{"greedy, whole set as one batch, 2 threads", 1, true, false, 2}}) {
         if (m.shortlist && !has_shortlist) continue;
         heed::TranslateOptions o;
         o.beam_size = m.beam;
         o.shortlist = m.shortlist;
+        o.threads = m.threads;
         auto run = [&] {
             if (m.batched) tr.translate(kBenchSentences, o);
             else for (const std::string& s : kBenchSentences) tr.translate({s}, o);
