@@ -43,6 +43,8 @@ cmake --build "$build-mt" --target heed-core -j "$jobs"
 # process throw from its handlers; a library must not change that, so they are cut out (and the
 # build fails if the generated text ever differs)
 mt="$root/web/lib/mt/heed-mt.mjs"
+# why: always from the build's own output, so a rerun that relinks nothing cuts the same text
+cp "$build-mt/heed-mt.mjs" "$mt"
 handlers='process["on"]("uncaughtException",function(ex){if(!(ex instanceof ExitStatus)){throw ex}});process["on"]("unhandledRejection",function(reason){throw reason});'
 grep -qF "$handlers" "$mt" || { echo "build-wasm: $mt: the process handlers to remove were not found" >&2; exit 1; }
 python3 - "$mt" "$handlers" <<'PY'
