@@ -72,6 +72,51 @@ async function wasmTranslation() {
   return { rows, config };
 }
 
+/**
+ * The other engines on the same model and sentences, greedy, one sentence at a time, each run in
+ * its own process with Heed beside it (bench/ort; bench/bergamot once it exists): their words/s
+ * and Heed's speed over theirs from alternating rounds of that run. Skipped, saying why, when
+ * not installed.
+ */
+function others() {
+  const ort = path.join(ROOT, 'bench', 'ort');
+  console.log(
+    `\n${pad('other engines, greedy, one at a time', 48)} ${'w/s'.padStart(9)}  Heed / it`,
+  );
+  if (
+    !existsSync(path.join(ort, 'node_modules', 'onnxruntime-web')) ||
+    !existsSync(path.join(ort, 'onnx', 'manifest.json'))
+  ) {
+    console.log(
+      '  onnxruntime-web: not installed (npm install --prefix bench/ort; ' +
+        '/usr/bin/python3 bench/ort/export_onnx.py)',
+    );
+  } else {
+    try {
+      const out = execFileSync(
+        process.execPath,
+        [path.join(ort, 'bench.mjs'), '--json', '--skip-gemm', '--rounds', '5'],
+        { encoding: 'utf8', cwd: ROOT },
+      );
+      const rows = JSON.parse(
+        out
+          .split('\n')
+          .find((l) => l.startsWith('JSON '))
+          .slice(5),
+      );
+      for (const r of rows)
+        console.log(
+          `  ${pad(r.name, 46)} ${num(r.wordsPerSecond)}  ` +
+            `${r.name.startsWith('Heed') ? '' : `${r.heedOverIt.toFixed(2)}×`}`,
+        );
+    } catch (e) {
+      console.log(`  onnxruntime-web: bench/ort/bench.mjs failed: ${e.message.split('\n')[0]}`);
+    }
+  }
+  if (!existsSync(path.join(ROOT, 'bench', 'bergamot', 'bench.mjs')))
+    console.log('  Bergamot: not yet measured here (bench/bergamot/ does not exist; issue 12)');
+}
+
 /** Median ms from loadTranslator (model bytes in memory) to the first translation's result. */
 async function firstTranslation(compute, rounds = 5) {
   const { loadTranslator } = await import('heed');
@@ -216,6 +261,7 @@ async function main() {
   }
   if (nat.error) console.log(`(native: ${nat.error})`);
   else console.log(`(native: ${nat.cli} bench, same model and sentences)`);
+  others();
   const mb = (b) => (b / 1e6).toFixed(1);
   for (const compute of ['int8', 'f32']) {
     const f = await firstTranslation(compute);

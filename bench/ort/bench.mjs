@@ -5,7 +5,8 @@
 //
 //   npm install --prefix bench/ort                      # once: onnxruntime-web, pinned
 //   /usr/bin/python3 bench/ort/export_onnx.py           # once per model: writes bench/ort/onnx/
-//   node bench/ort/bench.mjs [--onnx DIR] [--rounds N] [--skip-gemm]
+//   node bench/ort/bench.mjs [--onnx DIR] [--rounds N] [--skip-gemm] [--json]
+//   (--json: the greedy figures also as one last line "JSON {...}", read by npm run bench)
 //
 // Both engines are single-threaded WASM with SIMD (ORT: the wasm backend, numThreads = 1).
 // 1. Numerics: ORT's graphs against PyTorch outputs saved by the export (reference.json).
@@ -368,6 +369,17 @@ async function main() {
     );
   });
   heed.dispose();
+  if (args.includes('--json'))
+    console.log(
+      'JSON ' +
+        JSON.stringify(
+          engines.map((e, i) => ({
+            name: e.name,
+            wordsPerSecond: median(wps[i]),
+            heedOverIt: median(times[i].map((t, r) => t / times[0][r])),
+          })),
+        ),
+    );
 
   // 3. GEMM
   if (SKIP_GEMM) return;
