@@ -6,6 +6,8 @@ What it is: checkpoint.pt + spm.model -> MODEL.heed (I8 by default: per-row int8
 What it is not: training or evaluation (see train.py, evaluate.py).
 
 Usage: /usr/bin/python3 models/export.py --run models/runs/en-fr --out models/en-fr.heed
+       /usr/bin/python3 models/export.py --run models/runs/en-fr-marian --marian \
+           --out models/en-fr-marian.heed
        /usr/bin/python3 models/export.py --weights models/checkpoints/multi.f16.heed \
            --out models/multi.heed
 """
@@ -19,6 +21,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from heed_torch import Seq2Seq, read_heed, write_heed  # noqa: E402
+import marian_compat  # noqa: E402
 
 
 def load_checkpoint(run):
@@ -45,6 +48,9 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--name", default="", help="heed.name for a multilingual model")
     ap.add_argument("--dtype", default="I8", choices=["F32", "F16", "I8"])
+    ap.add_argument("--marian", action="store_true",
+                    help="a run of train.py --marian: store Marian's position table as the "
+                         "learned positions it was trained with (models/marian_compat.py)")
     args = ap.parse_args()
     if args.weights:
         model, spm_bytes, languages, training = from_weights(args.weights)
@@ -55,7 +61,7 @@ def main():
         step = training.get("steps", 0)
     else:
         model, ckpt = load_checkpoint(args.run)
-        src, tgt = os.path.basename(os.path.normpath(args.run)).split("-")
+        src, tgt = os.path.basename(os.path.normpath(args.run)).split("-")[:2]
         with open(os.path.join(args.run, "spm.model"), "rb") as f:
             spm_bytes = f.read()
         log = open(os.path.join(args.run, "train.log")).read() if os.path.exists(
@@ -63,13 +69,16 @@ def main():
         evals = re.findall(r"eval step (\d+) dev chrF ([\d.]+) BLEU ([\d.]+)", log)
         meta = {
             "heed.languages": {"source": src, "target": tgt},
-            "heed.name": "%s → %s (DDTP)" % (src, tgt),
+            "heed.name": "%s → %s (DDTP%s)" % (src, tgt, ", Marian-compatible" if args.marian
+                                              else ""),
             "heed.training": {"steps": ckpt["step"], "epochs": ckpt["epoch"],
                               "data": "Debian DDTP package descriptions, en-%s" % tgt,
                               "last_dev_eval": evals[-1] if evals else None},
         }
         step = ckpt["step"]
     write_heed(args.out, model, spm_bytes, dtype=args.dtype, metadata=meta)
+    if args.marian:
+        marian_compat.with_positions(args.out)
     n = sum(p.numel() for p in model.parameters() if p.requires_grad)
     print("wrote %s (%d bytes, %d parameters, step %d)" % (
         args.out, os.path.getsize(args.out), n, step))

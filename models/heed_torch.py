@@ -277,7 +277,17 @@ def read_heed(path):
             return torch.from_numpy(a.astype(np.float32) * tensor(name + ".scale").numpy()[:, None])
         return torch.from_numpy(a.astype(np.float32))
 
-    model = Seq2Seq(json.loads(meta["heed.config"]), dropout=0.0)
+    cfg = json.loads(meta["heed.config"])
+    table = None
+    if cfg.get("positions") == "learned":
+        # why: Seq2Seq holds one fixed table for both sides (train.py --marian writes such files)
+        table = tensor("encoder.pos.weight")
+        if not torch.equal(table, tensor("decoder.pos.weight")):
+            raise ValueError("read_heed: different encoder and decoder positions are not supported")
+        cfg = dict(cfg, positions="sinusoidal")
+    model = Seq2Seq(cfg, dropout=0.0)
+    if table is not None:
+        model.pe = table
     sd = model.state_dict()
     for key in sd:
         if key.endswith("in_proj_weight") or key.endswith("in_proj_bias"):

@@ -27,6 +27,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from heed_torch import Seq2Seq, greedy, read_heed, write_heed  # noqa: E402
+import marian_compat  # noqa: E402
 from metrics import corpus_bleu, corpus_chrf  # noqa: E402
 
 
@@ -162,6 +163,8 @@ def export_weights(args, model, sp_path, step, epoch):
                                   "target_tokens": {l: LANG_TOKEN % l for l in langs}}
     tmp = args.export + ".tmp"
     write_heed(tmp, model, tokenizer, dtype="F16", metadata=meta)
+    if args.marian:
+        marian_compat.with_positions(tmp)
     os.replace(tmp, args.export)
 
 
@@ -192,6 +195,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--init", help="start from a weights-only checkpoint (a .heed file) when "
                                    "--run has no checkpoint.pt")
+    ap.add_argument("--marian", action="store_true",
+                    help="train a model Marian computes exactly (bench/bergamot): post-norm, "
+                         "LayerNorm eps 1e-6, Marian's sinusoids, a zero start embedding "
+                         "(models/marian_compat.py); give it again when resuming")
     ap.add_argument("--export", help="write a weights-only f16 checkpoint (.heed) here at every "
                                      "save, for committing")
     args = ap.parse_args()
@@ -217,6 +224,10 @@ def main():
         cfg = init[0].cfg
     else:
         cfg = dict(json.loads(args.config), vocab_size=sp.get_piece_size())
+        if args.marian:
+            cfg.update(pre_norm=False, layer_norm_eps=marian_compat.LAYER_NORM_EPS)
+    if args.marian and (cfg.get("pre_norm", True) or args.directions):
+        raise SystemExit("train.py: --marian needs --pair and a post-norm model")
     torch.manual_seed(args.seed)
     model = Seq2Seq(cfg)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98), eps=1e-9)
@@ -233,6 +244,13 @@ def main():
     if args.directions:
         # why: an engine asked for no target language translates into the first direction's
         model.cfg["decoder_start_id"] = sp.piece_to_id(LANG_TOKEN % corpus[0][2])
+    if args.marian:
+        # why: trained on the table and start Marian computes; the file stores the table as
+        # learned positions (marian_compat.with_positions), so the engine computes the same
+        c0 = model.cfg
+        model.pe = torch.from_numpy(marian_compat.positions(c0["max_positions"], c0["d_model"]))
+        with torch.no_grad():
+            model.embed.weight[c0["decoder_start_id"]].zero_()
     device = torch.device(args.device)
     model.to(device)
     if ckpt:  # why: the optimiser's moments follow the parameters to the device
@@ -286,6 +304,9 @@ def main():
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
+            if args.marian:
+                with torch.no_grad():
+                    model.embed.weight[c["decoder_start_id"]].zero_()
             if step % 20 == 0:
                 log(args.run, "step %d epoch %d loss %.3f lr %.2e tokens %d" %
                     (step, epoch, loss.item(), lr, int((t_out != 0).sum())))

@@ -74,7 +74,7 @@ async function wasmTranslation() {
 
 /**
  * The other engines on the same model and sentences, greedy, one sentence at a time, each run in
- * its own process with Heed beside it (bench/ort; bench/bergamot once it exists): their words/s
+ * its own process with Heed beside it (bench/ort, bench/bergamot): their words/s
  * and Heed's speed over theirs from alternating rounds of that run. Skipped, saying why, when
  * not installed.
  */
@@ -113,8 +113,55 @@ function others() {
       console.log(`  onnxruntime-web: bench/ort/bench.mjs failed: ${e.message.split('\n')[0]}`);
     }
   }
-  if (!existsSync(path.join(ROOT, 'bench', 'bergamot', 'bench.mjs')))
-    console.log('  Bergamot: not yet measured here (bench/bergamot/ does not exist; issue 12)');
+  bergamot();
+}
+
+/**
+ * Bergamot (Firefox's engine) beside Heed on models/en-fr-marian.heed — the model both can
+ * compute (bench/bergamot/export_marian.py) — in Node, one sentence per call, greedy and beam 4,
+ * float32 and int8. The Chromium run and the agreement check: node bench/bergamot/bench.mjs.
+ */
+function bergamot() {
+  const dir = path.join(ROOT, 'bench', 'bergamot');
+  if (
+    !existsSync(path.join(dir, 'node_modules', '@browsermt', 'bergamot-translator')) ||
+    !existsSync(path.join(dir, 'marian', 'manifest.json'))
+  ) {
+    console.log(
+      '  Bergamot: not installed (npm install --prefix bench/bergamot; ' +
+        '/usr/bin/python3 bench/bergamot/export_marian.py)',
+    );
+    return;
+  }
+  try {
+    const out = execFileSync(
+      process.execPath,
+      [path.join(dir, 'bench.mjs'), '--json', '--node-only', '--rounds', '5', '--agreement', '16'],
+      { encoding: 'utf8', cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    const { node } = JSON.parse(
+      out
+        .split('\n')
+        .find((l) => l.startsWith('JSON '))
+        .slice(5),
+    );
+    const model = path.relative(ROOT, path.join(ROOT, 'models', 'en-fr-marian.heed'));
+    for (const beam of [1, 4])
+      for (const compute of ['f32', 'int8']) {
+        const find = (engine) =>
+          node.configs.find((c) => c.engine === engine && c.compute === compute && c.beam === beam);
+        const h = find('heed');
+        const b = find('bergamot');
+        const what = `${beam === 1 ? 'greedy' : 'beam 4'}, ${compute}, ${model}`;
+        console.log(`  ${pad(`Heed, ${what}`, 46)} ${num(h.wordsPerSecond)}`);
+        console.log(
+          `  ${pad(`Bergamot, ${what}`, 46)} ${num(b.wordsPerSecond)}  ` +
+            `${(h.wordsPerSecond / b.wordsPerSecond).toFixed(2)}×`,
+        );
+      }
+  } catch (e) {
+    console.log(`  Bergamot: bench/bergamot/bench.mjs failed: ${e.message.split('\n')[0]}`);
+  }
 }
 
 /** Median ms from loadTranslator (model bytes in memory) to the first translation's result. */

@@ -1,0 +1,192 @@
+// The Heed–Bergamot comparison itself, the same code in Node (bench.mjs) and in Chromium
+// (page.html): both engines single-threaded WASM on the calling thread, the same model (a Heed
+// file and its exact Marian conversion, export_marian.py), the same sentences, one per call.
+//
+// 1. Agreement: each engine translates every `agreement` sentence alone, greedy and beam 4,
+//    float32 and int8; identical output strings are counted.
+// 2. Speed: `rounds` rounds; in each, every configuration translates the timed sentences once,
+//    one sentence per call (the order of configurations rotates per round); words/s counts
+//    source words; the median round is reported.
+// 3. Load → first translation: the model bytes already in memory and each engine's module
+//    already instantiated (measured once, separately), the median of `latencyRounds` fresh loads.
+// 4. Memory: each engine's WASM linear memory before and after 3. (one model loaded at a time;
+//    linear memory grows and never shrinks, so this is the peak with one model of each compute).
+
+const CONFIGS = [
+  { engine: 'heed', compute: 'f32', beam: 1 },
+  { engine: 'bergamot', compute: 'f32', beam: 1 },
+  { engine: 'heed', compute: 'int8', beam: 1 },
+  { engine: 'bergamot', compute: 'int8', beam: 1 },
+  { engine: 'heed', compute: 'f32', beam: 4 },
+  { engine: 'bergamot', compute: 'f32', beam: 4 },
+  { engine: 'heed', compute: 'int8', beam: 4 },
+  { engine: 'bergamot', compute: 'int8', beam: 4 },
+];
+const GEMM = { f32: 'float32', int8: 'int8shiftAll' };
+const label = (c) => `${c.engine === 'heed' ? 'Heed' : 'Bergamot'} ${c.compute} beam ${c.beam}`;
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const countWords = (texts) => texts.reduce((n, s) => n + s.split(/\s+/).filter(Boolean).length, 0);
+
+/**
+ * @param {object} a
+ * @param {Function} a.loadTranslator   heed's loadTranslator
+ * @param {Function} a.memoryStats      heed's memoryStats
+ * @param {Function} a.loadBergamot     () => Promise<bergamot api> (instantiates the module)
+ * @param {{heed: Uint8Array, marian: Uint8Array, vocab: Uint8Array}} a.model
+ * @param {string[]} a.sentences        timed
+ * @param {string[]} a.agreement        checked for identical output
+ * @param {number} [a.rounds]
+ * @param {(msg: string) => void} [a.log]
+ */
+export async function compare({
+  loadTranslator,
+  memoryStats,
+  loadBergamot,
+  model,
+  sentences,
+  agreement,
+  rounds = 5,
+  latencyRounds = 5,
+  log = () => {},
+}) {
+  const result = { configs: [], agreement: [], latency: {}, memory: {}, instantiate: {} };
+
+  let t0 = performance.now();
+  const heedBefore = (await memoryStats()).size;
+  const probe = await loadTranslator({ model: model.heed, compute: 'f32' });
+  result.instantiate.heed = performance.now() - t0; // core module + one model
+  probe.dispose();
+  t0 = performance.now();
+  const bergamot = await loadBergamot();
+  result.instantiate.bergamot = performance.now() - t0;
+  const bergamotBefore = bergamot.memoryBytes();
+
+  // ---- 3. load -> first translation; 4. memory ----
+  for (const compute of ['f32', 'int8']) {
+    const h = [];
+    const b = [];
+    for (let r = 0; r < latencyRounds; r++) {
+      let start = performance.now();
+      const t = await loadTranslator({ model: model.heed, compute });
+      await t.translate(sentences[0]);
+      h.push(performance.now() - start);
+      t.dispose();
+      start = performance.now();
+      const m = bergamot.model({ model: model.marian, vocab: model.vocab, gemm: GEMM[compute] });
+      m.translate([sentences[0]]);
+      b.push(performance.now() - start);
+      m.delete();
+    }
+    result.latency[compute] = { heed: median(h), bergamot: median(b) };
+  }
+  // why: before the speed runs load several models at once; one model at a time until here
+  result.memory = {
+    heed: { before: heedBefore, after: (await memoryStats()).size },
+    bergamot: { before: bergamotBefore, after: bergamot.memoryBytes() },
+  };
+
+  // ---- engines, one per configuration ----
+  const heed = {};
+  const marian = {};
+  for (const compute of ['f32', 'int8'])
+    heed[compute] = await loadTranslator({ model: model.heed, compute });
+  for (const c of CONFIGS.filter((c) => c.engine === 'bergamot'))
+    marian[`${c.compute}/${c.beam}`] = bergamot.model({
+      model: model.marian,
+      vocab: model.vocab,
+      beam: c.beam,
+      gemm: GEMM[c.compute],
+    });
+  const run = async (c, text) =>
+    c.engine === 'heed'
+      ? (await heed[c.compute].translate(text, { beam: c.beam })).text
+      : marian[`${c.compute}/${c.beam}`].translate([text])[0];
+
+  // ---- 1. agreement ----
+  for (const compute of ['f32', 'int8'])
+    for (const beam of [1, 4]) {
+      const h = { engine: 'heed', compute, beam };
+      const b = { engine: 'bergamot', compute, beam };
+      let same = 0;
+      const differ = [];
+      for (const s of agreement) {
+        const [x, y] = [await run(h, s), await run(b, s)];
+        if (x === y) same++;
+        else if (differ.length < 3) differ.push({ source: s, heed: x, bergamot: y });
+      }
+      result.agreement.push({ compute, beam, same, total: agreement.length, differ });
+      log(`agreement ${compute} beam ${beam}: ${same}/${agreement.length} identical`);
+    }
+
+  // ---- 2. speed ----
+  const words = countWords(sentences);
+  const times = CONFIGS.map(() => []);
+  for (const c of CONFIGS) for (const s of sentences.slice(0, 2)) await run(c, s); // warm-up
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < CONFIGS.length; k++) {
+      const i = (k + r) % CONFIGS.length;
+      const start = performance.now();
+      for (const s of sentences) await run(CONFIGS[i], s);
+      times[i].push((performance.now() - start) / 1000);
+    }
+    log(`round ${r + 1}/${rounds}`);
+  }
+  CONFIGS.forEach((c, i) => {
+    const s = median(times[i]);
+    result.configs.push({ ...c, name: label(c), seconds: s, wordsPerSecond: words / s });
+  });
+  for (const t of Object.values(heed)) t.dispose();
+  for (const m of Object.values(marian)) m.delete();
+
+  result.words = words;
+  return result;
+}
+
+/** The result as the lines bench.mjs prints. */
+export function report(r, where) {
+  const lines = [];
+  const mb = (x) => `${(x / 1e6).toFixed(1)} MB`;
+  lines.push(`${where}: agreement (identical translations, each engine one sentence per call)`);
+  for (const a of r.agreement) {
+    lines.push(`  ${a.compute.padEnd(4)} beam ${a.beam}: ${a.same}/${a.total}`);
+    for (const d of a.differ)
+      lines.push(
+        `      "${d.source}"\n        Heed:     ${d.heed}\n        Bergamot: ${d.bergamot}`,
+      );
+  }
+  lines.push(`${where}: words/s (median of the rounds; ${r.words} source words per round)`);
+  for (const beam of [1, 4])
+    for (const compute of ['f32', 'int8']) {
+      const h = r.configs.find(
+        (c) => c.engine === 'heed' && c.compute === compute && c.beam === beam,
+      );
+      const b = r.configs.find(
+        (c) => c.engine === 'bergamot' && c.compute === compute && c.beam === beam,
+      );
+      lines.push(
+        `  ${beam === 1 ? 'greedy' : 'beam 4'} ${compute.padEnd(4)}  Heed ${h.wordsPerSecond
+          .toFixed(1)
+          .padStart(7)}   Bergamot ${b.wordsPerSecond.toFixed(1).padStart(7)}   Heed/Bergamot ${(
+          h.wordsPerSecond / b.wordsPerSecond
+        ).toFixed(2)}×`,
+      );
+    }
+  lines.push(`${where}: load -> first translation (model bytes in memory, module instantiated)`);
+  for (const [compute, l] of Object.entries(r.latency))
+    lines.push(
+      `  ${compute.padEnd(4)}  Heed ${l.heed.toFixed(0)} ms   Bergamot ${l.bergamot.toFixed(0)} ms`,
+    );
+  lines.push(
+    `  module instantiation: Heed ${r.instantiate.heed.toFixed(0)} ms (with one model), Bergamot ${r.instantiate.bergamot.toFixed(0)} ms`,
+  );
+  lines.push(
+    `${where}: WASM memory after loading and translating (one model at a time): Heed ${mb(r.memory.heed.after)} (${mb(
+      r.memory.heed.before,
+    )} before), Bergamot ${mb(r.memory.bergamot.after)} (${mb(r.memory.bergamot.before)} before)`,
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,222 @@
+"""Converts a Heed model to Marian's binary format, for the Bergamot comparison (bench/bergamot/).
+
+Run with any Python 3 that has numpy (here /usr/bin/python3):
+
+    /usr/bin/python3 bench/bergamot/export_marian.py [--model models/en-fr-marian.heed] [--out bench/bergamot/marian]
+
+What it writes (into --out, not committed):
+  model.bin        Marian's binary format (marian-dev src/common/binary.cpp: version 1, item
+                   headers, names, shapes, 256-byte aligned data), float32, the architecture in
+                   the item "special:model.yml"
+  vocab.spm        the model's own SentencePiece model (the file's `tokenizer.model`)
+  manifest.json    source model and sha256, parameter shapes
+
+Only a model Marian can compute exactly is converted (models/marian_compat.py says why the
+shipped pre-norm models are not: Marian's pre-norm self-attention, its sinusoids, its zero start,
+its LayerNorm epsilon); `models/train.py --marian` trains such a model, `models/en-fr-marian.heed`
+is one. Anything else is refused with the reasons. The conversion is then exact, up to float
+rounding:
+- Marian lays its sinusoids out as [sin of every frequency | cos of every frequency]; the model
+  holds the same table interleaved. The residual stream is permuted accordingly (Marian's
+  dimension j is Heed's 2j for j < D/2 and 2(j - D/2) + 1 after): the embedding's columns, the
+  rows of every matrix reading the stream, the columns and biases of every matrix writing it,
+  and LayerNorm's scales and biases (LayerNorm is blind to the order of its inputs).
+- Post-norm is Marian's `transformer-preprocess: ""`, `transformer-postprocess: dan`, no final
+  norms; embeddings scaled by sqrt(D) in both; one "Wemb" for source, target and output
+  (`tied-embeddings-all`), output bias zero.
+- Linear weights are transposed (Marian's affine is x·W + b with W [in, out]; Heed's W is
+  [out, in]); int8 tensors are dequantised with their per-row scales, so Marian computes in
+  float32 with exactly the values Heed's f32 path computes with.
+"""
+import argparse
+import hashlib
+import json
+import os
+import struct
+
+import sys
+
+import numpy as np
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "models"))
+import marian_compat  # noqa: E402
+BINARY_FILE_VERSION = 1
+TYPE_INT8 = 0x0100 + 1  # marian-dev src/common/types.h, Type::int8 (signed_type + 1)
+TYPE_FLOAT32 = 0x0400 + 4  # Type::float32 (float_type + 4)
+_DTYPES = {"F32": np.float32, "F16": np.float16, "I8": np.int8, "U8": np.uint8, "I32": np.int32}
+
+
+def read_heed(path):
+    """(metadata, config, tensor(name) -> float32 array, or bytes for U8)."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    n = struct.unpack("<Q", raw[:8])[0]
+    header = json.loads(raw[8:8 + n])
+    data = raw[8 + n:]
+    meta = header.pop("__metadata__")
+    if meta.get("format") != "heed":
+        raise SystemExit("%s: not a Heed model file" % path)
+
+    def stored(name):
+        if name not in header:
+            raise SystemExit("%s: missing tensor '%s'" % (path, name))
+        e = header[name]
+        return np.frombuffer(data[e["data_offsets"][0]:e["data_offsets"][1]],
+                             dtype=_DTYPES[e["dtype"]]).reshape(e["shape"])
+
+    def tensor(name):
+        a = stored(name)
+        if header[name]["dtype"] == "I8":
+            return a.astype(np.float32) * stored(name + ".scale")[:, None]
+        if header[name]["dtype"] == "U8":
+            return a.tobytes()
+        return a.astype(np.float32)
+
+    return meta, json.loads(meta["heed.config"]), tensor
+
+
+def marian_items(cfg, tensor):
+    """Marian's parameter names and float32 arrays, the residual stream in Marian's order."""
+    pi = marian_compat.marian_order(cfg["d_model"])
+    items = {
+        "Wemb": tensor("embed.weight")[:, pi],
+        "decoder_ff_logit_out_b": np.zeros((1, cfg["vocab_size"])),
+    }
+
+    def reads(names, heed):  # a linear layer reading the residual stream
+        items[names[0]] = tensor(heed + ".weight")[:, pi].T
+        items[names[1]] = tensor(heed + ".bias")[None, :]
+
+    def writes(names, heed):  # a linear layer adding to the residual stream
+        items[names[0]] = tensor(heed + ".weight")[pi, :].T
+        items[names[1]] = tensor(heed + ".bias")[pi][None, :]
+
+    def norm(prefix, heed):  # post-norm: Marian's postProcess 'n', named after the block
+        items[prefix + "_ln_scale"] = tensor(heed + ".weight")[pi][None, :]
+        items[prefix + "_ln_bias"] = tensor(heed + ".bias")[pi][None, :]
+
+    def attention(marian, heed):
+        for p in "qkv":
+            reads((marian + "_W" + p, marian + "_b" + p), heed + "." + p)
+        writes((marian + "_Wo", marian + "_bo"), heed + ".o")
+
+    def ffn(marian, heed):
+        reads((marian + "_W1", marian + "_b1"), heed + ".fc1")
+        writes((marian + "_W2", marian + "_b2"), heed + ".fc2")
+
+    for i in range(cfg["encoder_layers"]):
+        m, h = "encoder_l%d" % (i + 1), "encoder.%d" % i
+        attention(m + "_self", h + ".self_attn")
+        norm(m + "_self_Wo", h + ".ln1")
+        ffn(m + "_ffn", h + ".ffn")
+        norm(m + "_ffn_ffn", h + ".ln2")
+    for i in range(cfg["decoder_layers"]):
+        m, h = "decoder_l%d" % (i + 1), "decoder.%d" % i
+        attention(m + "_self", h + ".self_attn")
+        norm(m + "_self_Wo", h + ".ln1")
+        attention(m + "_context", h + ".cross_attn")
+        norm(m + "_context_Wo", h + ".ln2")
+        ffn(m + "_ffn", h + ".ffn")
+        norm(m + "_ffn_ffn", h + ".ln3")
+    return {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in items.items()}
+
+
+def model_yml(cfg):
+    """The architecture, as Marian reads it from "special:model.yml" (merged over its defaults)."""
+    V = cfg["vocab_size"]
+    lines = {
+        "type": "transformer",
+        "dim-emb": cfg["d_model"],
+        "dim-vocabs": "\n  - %d\n  - %d" % (V, V),
+        "enc-depth": cfg["encoder_layers"],
+        "dec-depth": cfg["decoder_layers"],
+        "transformer-heads": cfg["heads"],
+        "transformer-dim-ffn": cfg["ffn_dim"],
+        "transformer-ffn-depth": 2,
+        "transformer-ffn-activation": "relu",
+        "transformer-preprocess": '""',
+        "transformer-postprocess": "dan",
+        "transformer-postprocess-emb": '""',
+        "transformer-postprocess-top": '""',
+        "transformer-decoder-autoreg": "self-attention",
+        "transformer-no-projection": "false",
+        "tied-embeddings": "false",
+        "tied-embeddings-src": "false",
+        "tied-embeddings-all": "true",
+        "output-omit-bias": "false",
+        "max-length": cfg["max_positions"],
+        # why: read without a default by Marian's model code; trained models' model.yml has them
+        "right-left": "false",
+        "skip": "false",
+        "layer-normalization": "false",
+        "best-deep": "false",
+        "transformer-aan-nogate": "false",
+        "transformer-pool": "false",
+        "transformer-depth-scaling": "false",
+        "transformer-tied-layers": "[]",
+        "transformer-guided-alignment-layer": "last",
+        "ulr": "false",
+    }
+    return "".join("%s: %s\n" % (k, v) for k, v in lines.items())
+
+
+def write_marian_bin(path, items, yml):
+    """Marian's binary format, version 1 (marian-dev src/common/binary.cpp, saveItems)."""
+    entries = [(name, TYPE_FLOAT32, list(a.shape), a.tobytes()) for name, a in items.items()]
+    text = yml.encode() + b"\0"
+    entries.append(("special:model.yml", TYPE_INT8, [len(text)], text))
+    padded = [b + b"\0" * (-len(b) % 256) for _, _, _, b in entries]  # why: keeps every item 256-aligned
+    out = bytearray(struct.pack("<QQ", BINARY_FILE_VERSION, len(entries)))
+    for (name, typ, shape, _), data in zip(entries, padded):
+        out += struct.pack("<QQQQ", len(name) + 1, typ, len(shape), len(data))
+    for name, _, _, _ in entries:
+        out += name.encode() + b"\0"
+    for _, _, shape, _ in entries:
+        out += struct.pack("<%di" % len(shape), *shape)
+    pos = len(out)
+    offset = ((pos + 8) // 256 + 1) * 256 - pos - 8
+    out += struct.pack("<Q", offset) + b"\0" * offset
+    for data in padded:
+        out += data
+    with open(path, "wb") as f:
+        f.write(out)
+    return len(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--model", default=os.path.join(ROOT, "models", "en-fr-marian.heed"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "bergamot", "marian"))
+    args = ap.parse_args()
+    meta, cfg, tensor = read_heed(args.model)
+    if "directions" in json.loads(meta.get("heed.languages", "{}")):
+        raise SystemExit("export_marian: %s: multi-direction models have no Marian form (no "
+                         "target-language start token)" % args.model)
+    problems = marian_compat.problems(cfg, tensor)
+    if problems:
+        raise SystemExit("export_marian: Marian cannot compute %s exactly: %s"
+                         % (args.model, "; ".join(problems)))
+    items = marian_items(cfg, tensor)
+    os.makedirs(args.out, exist_ok=True)
+    size = write_marian_bin(os.path.join(args.out, "model.bin"), items, model_yml(cfg))
+    with open(os.path.join(args.out, "vocab.spm"), "wb") as f:
+        f.write(tensor("tokenizer.model"))
+    with open(args.model, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    manifest = {
+        "model": os.path.relpath(os.path.abspath(args.model), ROOT),
+        "sha256": digest,
+        "languages": json.loads(meta.get("heed.languages", "{}")),
+        "config": cfg,
+        "model_bin_bytes": size,
+        "parameters": {k: list(v.shape) for k, v in items.items()},
+    }
+    with open(os.path.join(args.out, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+    print("export_marian: %s -> %s (%d tensors, %.1f MB float32) and vocab.spm"
+          % (manifest["model"], os.path.join(args.out, "model.bin"), len(items), size / 1e6))
+
+
+if __name__ == "__main__":
+    main()

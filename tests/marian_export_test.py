@@ -1,0 +1,238 @@
+"""bench/bergamot/export_marian.py: a Marian-computable Heed model converts to Marian's binary
+format with the same function.
+
+The engine's own translations (the native CLI, f32) are compared with a numpy transcription of
+the Marian computation the export targets (marian-dev, browsermt fork: src/models/transformer.h,
+post-norm path; src/graph/node_initializers.cpp, sinusoids; src/models/decoder.h, the zero start),
+run on the written model.bin as Marian's loader reads it (src/common/binary.cpp). Bergamot itself
+is run on the real model by bench/bergamot/bench.mjs, which prints how many translations agree.
+
+Run: /usr/bin/python3 tests/marian_export_test.py (numpy; HEED_CLI = the native CLI, default
+build/heed).
+"""
+import json
+import math
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.join(ROOT, "models"))
+sys.path.insert(0, os.path.join(ROOT, "bench", "bergamot"))
+import export_marian  # noqa: E402
+import marian_compat  # noqa: E402
+
+CLI = os.environ.get("HEED_CLI", os.path.join(ROOT, "build", "heed"))
+TINY = os.path.join(ROOT, "models", "tiny", "tiny.heed")
+TEXTS = ["hello world", "The package provides a library.", "Fonts for the screen, and more!"]
+NP = {"F32": np.float32, "F16": np.float16, "I8": np.int8, "U8": np.uint8}
+
+
+def read(path):
+    with open(path, "rb") as f:
+        raw = f.read()
+    n = struct.unpack("<Q", raw[:8])[0]
+    header = json.loads(raw[8:8 + n])
+    meta = header.pop("__metadata__")
+    data = raw[8 + n:]
+    arrays = {k: np.frombuffer(data[e["data_offsets"][0]:e["data_offsets"][1]], NP[e["dtype"]])
+              .reshape(e["shape"]).copy() for k, e in header.items()}
+    return meta, {k: (header[k]["dtype"], a) for k, a in arrays.items()}
+
+
+def write(path, meta, tensors):
+    order = sorted(tensors, key=lambda k: (-tensors[k][1].itemsize, tensors[k][0] == "U8", k))
+    head, blobs, offset = {"__metadata__": meta}, [], 0
+    for k in order:
+        b = np.ascontiguousarray(tensors[k][1]).tobytes()
+        head[k] = {"dtype": tensors[k][0], "shape": list(tensors[k][1].shape),
+                   "data_offsets": [offset, offset + len(b)]}
+        blobs.append(b)
+        offset += len(b)
+    text = json.dumps(head).encode()
+    text += b" " * (-len(text) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
+
+
+def marian_compatible_tiny(path):
+    """The tiny test model made Marian-computable: post-norm (no final norms), Marian's
+    positions, a zero start row, eps 1e-6. Its random weights are kept."""
+    meta, t = read(TINY)
+    cfg = json.loads(meta["heed.config"])
+    for k in ("encoder.ln.weight", "encoder.ln.bias", "decoder.ln.weight", "decoder.ln.bias"):
+        t.pop(k)
+    pe = marian_compat.positions(cfg["max_positions"], cfg["d_model"])
+    t["encoder.pos.weight"] = ("F32", pe)
+    t["decoder.pos.weight"] = ("F32", pe.copy())
+    dtype, emb = t["embed.weight"]
+    emb[cfg["decoder_start_id"]] = 0
+    if dtype == "I8":
+        t["embed.weight.scale"][1][cfg["decoder_start_id"]] = 1.0
+    cfg.update(pre_norm=False, positions="learned", layer_norm_eps=1e-6)
+    meta["heed.config"] = json.dumps(cfg)
+    write(path, meta, t)
+    return cfg
+
+
+def load_marian_bin(path):
+    """marian-dev src/common/binary.cpp, loadItems."""
+    with open(path, "rb") as f:
+        b = f.read()
+    version, n = struct.unpack_from("<QQ", b, 0)
+    assert version == 1
+    headers = [struct.unpack_from("<QQQQ", b, 16 + 32 * i) for i in range(n)]
+    pos = 16 + 32 * n
+    names = []
+    for name_len, _, _, _ in headers:
+        names.append(b[pos:pos + name_len - 1].decode())
+        pos += name_len
+    shapes = []
+    for _, _, shape_len, _ in headers:
+        shapes.append(struct.unpack_from("<%di" % shape_len, b, pos))
+        pos += 4 * shape_len
+    pos += 8 + struct.unpack_from("<Q", b, pos)[0]
+    assert pos % 256 == 0
+    items = {}
+    for (_, typ, _, data_len), name, shape in zip(headers, names, shapes):
+        assert pos % 256 == 0, name
+        count = int(np.prod(shape))
+        items[name] = (np.frombuffer(b, np.float32, count, pos).reshape(shape).astype(np.float64)
+                       if typ == 0x0404 else b[pos:pos + count])
+        pos += data_len
+    return items
+
+
+class Marian:
+    """Marian's transformer, post-norm ("dan"), inference, in float64 (transformer.h)."""
+
+    def __init__(self, items, cfg):
+        self.w, self.c = items, cfg
+
+    def ln(self, x, prefix):  # src/layers/generic.h layerNorm: eps 1e-6
+        m = x.mean(-1, keepdims=True)
+        v = ((x - m) ** 2).mean(-1, keepdims=True)
+        return (x - m) / np.sqrt(v + 1e-6) * self.w[prefix + "_ln_scale"] + self.w[prefix + "_ln_bias"]
+
+    def positions(self, n):  # node_initializers.cpp, sinusoidalPositionEmbeddings
+        d = self.c["d_model"]
+        half = d / 2
+        inc = math.log(10000.0) / (half - 1)
+        v = np.arange(n)[:, None] * np.exp(-np.arange(int(half)) * inc)[None, :]
+        return np.concatenate([np.sin(v), np.cos(v)], axis=1)
+
+    def multi_head(self, p, q, kv, mask=None):
+        w, h = self.w, self.c["heads"]
+        Q, K, V = (x @ w[p + "_W" + s] + w[p + "_b" + s] for x, s in ((q, "q"), (kv, "k"), (kv, "v")))
+        dh = Q.shape[1] // h
+        out = []
+        for i in range(h):
+            z = Q[:, i * dh:(i + 1) * dh] @ K[:, i * dh:(i + 1) * dh].T / math.sqrt(dh)
+            if mask is not None:
+                z = z + mask
+            z = np.exp(z - z.max(-1, keepdims=True))
+            out.append(z / z.sum(-1, keepdims=True) @ V[:, i * dh:(i + 1) * dh])
+        return np.concatenate(out, 1) @ w[p + "_Wo"] + w[p + "_bo"]
+
+    def ffn(self, p, x):
+        w = self.w
+        return np.maximum(x @ w[p + "_W1"] + w[p + "_b1"], 0) @ w[p + "_W2"] + w[p + "_b2"]
+
+    def greedy(self, src, max_len):
+        c, E = self.c, self.w["Wemb"]
+        x = math.sqrt(c["d_model"]) * E[src] + self.positions(len(src))
+        for i in range(1, c["encoder_layers"] + 1):
+            p = "encoder_l%d" % i
+            x = self.ln(x + self.multi_head(p + "_self", x, x), p + "_self_Wo")
+            x = self.ln(x + self.ffn(p + "_ffn", x), p + "_ffn_ffn")
+        out, probs = [], []
+        while len(out) < max_len:
+            y = np.zeros((len(out) + 1, c["d_model"]))  # decoder.h: the first input is zeros
+            if out:
+                y[1:] = math.sqrt(c["d_model"]) * E[out]
+            y = y + self.positions(len(out) + 1)
+            causal = np.triu(np.full((len(y), len(y)), -1e9), 1)
+            for i in range(1, c["decoder_layers"] + 1):
+                p = "decoder_l%d" % i
+                y = self.ln(y + self.multi_head(p + "_self", y, y, causal), p + "_self_Wo")
+                y = self.ln(y + self.multi_head(p + "_context", y, x), p + "_context_Wo")
+                y = self.ln(y + self.ffn(p + "_ffn", y), p + "_ffn_ffn")
+            logits = y[-1] @ E.T + self.w["decoder_ff_logit_out_b"][0]
+            out.append(int(np.argmax(logits)))
+            probs.append(1.0 / np.exp(logits - logits[out[-1]]).sum())
+            if out[-1] == c["eos_id"]:
+                break
+        return out, probs
+
+
+class MarianExport(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.model = os.path.join(cls.tmp.name, "tiny-marian.heed")
+        cls.cfg = marian_compatible_tiny(cls.model)
+        cls.out = os.path.join(cls.tmp.name, "marian")
+        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "bergamot", "export_marian.py"),
+                        "--model", cls.model, "--out", cls.out], check=True,
+                       stdout=subprocess.DEVNULL)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_greedy_translations_equal_the_engines(self):
+        trace = os.path.join(self.tmp.name, "trace.json")
+        subprocess.run([CLI, "translate", "-m", self.model, "--compute", "f32", "--no-split",
+                        "--attention", trace] + TEXTS, check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        with open(trace) as f:
+            engine = json.load(f)
+        marian = Marian(load_marian_bin(os.path.join(self.out, "model.bin")), self.cfg)
+        self.assertEqual(len(engine), len(TEXTS))
+        for sentence in engine:
+            ids, probs = marian.greedy(sentence["sourceIds"], len(sentence["targetIds"]))
+            self.assertEqual(ids, sentence["targetIds"], sentence["source"])
+            np.testing.assert_allclose(probs, sentence["tokenProbs"], atol=1e-6)
+
+    def test_model_yml_names_the_architecture(self):
+        yml = load_marian_bin(os.path.join(self.out, "model.bin"))["special:model.yml"]
+        self.assertEqual(yml[-1:], b"\0")
+        text = yml[:-1].decode()
+        for line in ("type: transformer", "dim-emb: 32", "enc-depth: 2", "dec-depth: 2",
+                     "transformer-heads: 4", "transformer-dim-ffn: 64",
+                     "transformer-postprocess: dan", "tied-embeddings-all: true"):
+            self.assertIn(line + "\n", text)
+
+    def test_vocab_is_the_models_tokenizer(self):
+        _, t = read(self.model)
+        with open(os.path.join(self.out, "vocab.spm"), "rb") as f:
+            self.assertEqual(f.read(), t["tokenizer.model"][1].tobytes())
+
+    def test_models_marian_cannot_compute_are_refused_with_the_reasons(self):
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "bergamot",
+                                                         "export_marian.py"),
+                            "--model", TINY, "--out", os.path.join(self.tmp.name, "refused")],
+                           capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        for reason in ("pre-norm", "layer_norm_eps", "sinusoidal positions", "decoder_start_id"):
+            self.assertIn(reason, r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "refused", "model.bin")))
+
+    def test_marian_positions_by_hand(self):
+        # p = 3, frequency i = 5 of D/2 = 16: 3 * exp(-5 * ln(10000) / 15)
+        pe = marian_compat.marian_sinusoids(4, 32)
+        v = 3 * math.exp(-5 * math.log(10000.0) / 15)
+        self.assertAlmostEqual(float(pe[3, 5]), math.sin(v), places=6)
+        self.assertAlmostEqual(float(pe[3, 16 + 5]), math.cos(v), places=6)
+        heed = marian_compat.positions(4, 32)  # interleaved: sin at 2i, cos at 2i + 1
+        self.assertEqual(float(heed[3, 10]), float(pe[3, 5]))
+        self.assertEqual(float(heed[3, 11]), float(pe[3, 21]))
+
+
+if __name__ == "__main__":
+    unittest.main()
