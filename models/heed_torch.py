@@ -12,6 +12,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from heed_file import HeedFile
+
 
 def sinusoidal_positions(n, d):
     """PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(...)  (Vaswani et al., 3.5)."""
@@ -255,29 +257,18 @@ def round_to_dtype(model, dtype, i8_min_elements=I8_MIN_ELEMENTS):
 
 # ---- import from a Heed model file (the inverse of write_heed) ----
 
-_NP_DTYPES = {"F32": np.float32, "F16": np.float16, "I8": np.int8, "U8": np.uint8}
-
 
 def read_heed(path):
     """Returns (Seq2Seq with the file's weights, dequantised; tokenizer .model bytes; metadata).
 
     Lets PyTorch run exactly the weights a shipped file holds (evaluation, agreement checks)."""
-    with open(path, "rb") as f:
-        raw = f.read()
-    n = struct.unpack("<Q", raw[:8])[0]
-    header = json.loads(raw[8:8 + n])
-    data = raw[8 + n:]
-    meta = header.pop("__metadata__")
+    f = HeedFile(path)
+    meta = f.meta
 
     def tensor(name):
-        e = header[name]
-        a = np.frombuffer(data[e["data_offsets"][0]:e["data_offsets"][1]],
-                          dtype=_NP_DTYPES[e["dtype"]]).reshape(e["shape"])
-        if e["dtype"] == "I8":
-            return torch.from_numpy(a.astype(np.float32) * tensor(name + ".scale").numpy()[:, None])
-        return torch.from_numpy(a.astype(np.float32))
+        return torch.from_numpy(f.tensor(name))
 
-    cfg = json.loads(meta["heed.config"])
+    cfg = f.config
     table = None
     if cfg.get("positions") == "learned":
         # why: Seq2Seq holds one fixed table for both sides (train.py --marian writes such files)
@@ -301,8 +292,7 @@ def read_heed(path):
             sd[_state_name(name, model.cfg)] = tensor(name)
     model.load_state_dict(sd)
     model.eval()
-    return model, data[header["tokenizer.model"]["data_offsets"][0]:
-                       header["tokenizer.model"]["data_offsets"][1]], meta
+    return model, f.tensor("tokenizer.model"), meta
 
 
 def _state_name(name, cfg):

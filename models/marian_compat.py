@@ -26,6 +26,8 @@ import struct
 
 import numpy as np
 
+from heed_file import HeedFile
+
 LAYER_NORM_EPS = 1e-6
 
 
@@ -86,13 +88,8 @@ def with_positions(path):
     """Rewrites a Heed file written from a model trained with `positions(...)` in place of
     Heed's sinusoids (train.py --marian): the table is stored as learned positions and the
     config says so, so the engine computes what PyTorch trained. Every other byte unchanged."""
-    with open(path, "rb") as f:
-        raw = f.read()
-    n = struct.unpack("<Q", raw[:8])[0]
-    header = json.loads(raw[8:8 + n])
-    data = raw[8 + n:]
-    meta = header.pop("__metadata__")
-    cfg = json.loads(meta["heed.config"])
+    f = HeedFile(path)
+    header, data, meta, cfg = f.header, f.data, f.meta, f.config
     table = positions(cfg["max_positions"], cfg["d_model"]).tobytes()
     cfg["positions"] = "learned"
     meta["heed.config"] = json.dumps(cfg, sort_keys=True)

@@ -23,26 +23,17 @@ import numpy as np
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.join(ROOT, "models"))
-sys.path.insert(0, os.path.join(ROOT, "bench", "bergamot"))
-import export_marian  # noqa: E402
 import marian_compat  # noqa: E402
+from heed_file import HeedFile  # noqa: E402
 
 CLI = os.environ.get("HEED_CLI", os.path.join(ROOT, "build", "heed"))
 TINY = os.path.join(ROOT, "models", "tiny", "tiny.heed")
 TEXTS = ["hello world", "The package provides a library.", "Fonts for the screen, and more!"]
-NP = {"F32": np.float32, "F16": np.float16, "I8": np.int8, "U8": np.uint8}
 
 
 def read(path):
-    with open(path, "rb") as f:
-        raw = f.read()
-    n = struct.unpack("<Q", raw[:8])[0]
-    header = json.loads(raw[8:8 + n])
-    meta = header.pop("__metadata__")
-    data = raw[8 + n:]
-    arrays = {k: np.frombuffer(data[e["data_offsets"][0]:e["data_offsets"][1]], NP[e["dtype"]])
-              .reshape(e["shape"]).copy() for k, e in header.items()}
-    return meta, {k: (header[k]["dtype"], a) for k, a in arrays.items()}
+    f = HeedFile(path)
+    return dict(f.meta), {k: (e["dtype"], f.stored(k).copy()) for k, e in f.header.items()}
 
 
 def write(path, meta, tensors):

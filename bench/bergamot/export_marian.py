@@ -41,39 +41,10 @@ import numpy as np
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "models"))
 import marian_compat  # noqa: E402
+from heed_file import HeedFile  # noqa: E402
 BINARY_FILE_VERSION = 1
 TYPE_INT8 = 0x0100 + 1  # marian-dev src/common/types.h, Type::int8 (signed_type + 1)
 TYPE_FLOAT32 = 0x0400 + 4  # Type::float32 (float_type + 4)
-_DTYPES = {"F32": np.float32, "F16": np.float16, "I8": np.int8, "U8": np.uint8, "I32": np.int32}
-
-
-def read_heed(path):
-    """(metadata, config, tensor(name) -> float32 array, or bytes for U8)."""
-    with open(path, "rb") as f:
-        raw = f.read()
-    n = struct.unpack("<Q", raw[:8])[0]
-    header = json.loads(raw[8:8 + n])
-    data = raw[8 + n:]
-    meta = header.pop("__metadata__")
-    if meta.get("format") != "heed":
-        raise SystemExit("%s: not a Heed model file" % path)
-
-    def stored(name):
-        if name not in header:
-            raise SystemExit("%s: missing tensor '%s'" % (path, name))
-        e = header[name]
-        return np.frombuffer(data[e["data_offsets"][0]:e["data_offsets"][1]],
-                             dtype=_DTYPES[e["dtype"]]).reshape(e["shape"])
-
-    def tensor(name):
-        a = stored(name)
-        if header[name]["dtype"] == "I8":
-            return a.astype(np.float32) * stored(name + ".scale")[:, None]
-        if header[name]["dtype"] == "U8":
-            return a.tobytes()
-        return a.astype(np.float32)
-
-    return meta, json.loads(meta["heed.config"]), tensor
 
 
 def marian_items(cfg, tensor):
@@ -189,7 +160,11 @@ def main():
     ap.add_argument("--model", default=os.path.join(ROOT, "models", "en-fr-marian.heed"))
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "bergamot", "marian"))
     args = ap.parse_args()
-    meta, cfg, tensor = read_heed(args.model)
+    try:
+        model = HeedFile(args.model)
+    except (OSError, ValueError, KeyError) as e:
+        raise SystemExit("export_marian: %s" % e)
+    meta, cfg, tensor = model.meta, model.config, model.tensor
     if "directions" in json.loads(meta.get("heed.languages", "{}")):
         raise SystemExit("export_marian: %s: multi-direction models have no Marian form (no "
                          "target-language start token)" % args.model)
