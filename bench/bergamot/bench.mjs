@@ -102,12 +102,13 @@ const MIME = {
   '.wasm': 'application/wasm',
 };
 
-/** Serves the repository's files to the page, on 127.0.0.1 only. */
-function serveRepo() {
+/** Serves the repository's files (and `extra`: URL path -> file) to the page, on 127.0.0.1. */
+function serveRepo(extra = {}) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
-    const file = path.join(ROOT, path.normalize(decodeURIComponent(url.pathname)));
-    if (!file.startsWith(ROOT + path.sep)) return res.writeHead(403).end();
+    const file =
+      extra[url.pathname] ?? path.join(ROOT, path.normalize(decodeURIComponent(url.pathname)));
+    if (!extra[url.pathname] && !file.startsWith(ROOT + path.sep)) return res.writeHead(403).end();
     try {
       const body = await readFile(file);
       res.writeHead(200, {
@@ -123,7 +124,8 @@ function serveRepo() {
 
 async function inChromium(manifest, agreement) {
   const { launchChromium } = await import('../../tests/browser/helpers.mjs');
-  const server = await serveRepo();
+  // why: the model may live outside the repository (export_marian.py --model PATH)
+  const server = await serveRepo({ '/model.heed': path.resolve(ROOT, manifest.model) });
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();
@@ -131,7 +133,7 @@ async function inChromium(manifest, agreement) {
     const { port } = server.address();
     await page.goto(`http://127.0.0.1:${port}/bench/bergamot/page.html`);
     return await page.evaluate((a) => window.runComparison(a), {
-      heed: `/${manifest.model}`,
+      heed: '/model.heed',
       marian: `/${path.relative(ROOT, MARIAN)}/model.bin`,
       vocab: `/${path.relative(ROOT, MARIAN)}/vocab.spm`,
       sentences: SENTENCES,

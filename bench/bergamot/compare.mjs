@@ -101,10 +101,13 @@ export async function compare({
       beam: c.beam,
       gemm: GEMM[c.compute],
     });
-  const run = async (c, text) =>
-    c.engine === 'heed'
-      ? (await heed[c.compute].translate(text, { beam: c.beam })).text
-      : marian[`${c.compute}/${c.beam}`].translate([text])[0];
+  let truncated = false; // why: Heed's last result hit its length limit (2·source + 10)
+  const run = async (c, text) => {
+    if (c.engine === 'bergamot') return marian[`${c.compute}/${c.beam}`].translate([text])[0];
+    const r = await heed[c.compute].translate(text, { beam: c.beam });
+    truncated = r.truncated;
+    return r.text;
+  };
 
   // ---- 1. agreement ----
   for (const compute of ['f32', 'int8'])
@@ -112,13 +115,16 @@ export async function compare({
       const h = { engine: 'heed', compute, beam };
       const b = { engine: 'bergamot', compute, beam };
       let same = 0;
+      let cut = 0; // differing, where Heed stopped at its length limit (Marian's is 2·source)
       const differ = [];
       for (const s of agreement) {
-        const [x, y] = [await run(h, s), await run(b, s)];
+        const x = await run(h, s);
+        const y = await run(b, s);
         if (x === y) same++;
+        else if (truncated) cut++;
         else if (differ.length < 3) differ.push({ source: s, heed: x, bergamot: y });
       }
-      result.agreement.push({ compute, beam, same, total: agreement.length, differ });
+      result.agreement.push({ compute, beam, same, cut, total: agreement.length, differ });
       log(`agreement ${compute} beam ${beam}: ${same}/${agreement.length} identical`);
     }
 
@@ -152,7 +158,10 @@ export function report(r, where) {
   const mb = (x) => `${(x / 1e6).toFixed(1)} MB`;
   lines.push(`${where}: agreement (identical translations, each engine one sentence per call)`);
   for (const a of r.agreement) {
-    lines.push(`  ${a.compute.padEnd(4)} beam ${a.beam}: ${a.same}/${a.total}`);
+    lines.push(
+      `  ${a.compute.padEnd(4)} beam ${a.beam}: ${a.same}/${a.total}` +
+        (a.cut ? ` (${a.cut} of the others: Heed stopped at its length limit)` : ''),
+    );
     for (const d of a.differ)
       lines.push(
         `      "${d.source}"\n        Heed:     ${d.heed}\n        Bergamot: ${d.bergamot}`,
