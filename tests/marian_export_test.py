@@ -93,8 +93,15 @@ def load_marian_bin(path):
     for (_, typ, _, data_len), name, shape in zip(headers, names, shapes):
         assert pos % 256 == 0, name
         count = int(np.prod(shape))
-        items[name] = (np.frombuffer(b, np.float32, count, pos).reshape(shape).astype(np.float64)
-                       if typ == 0x0404 else b[pos:pos + count])
+        if typ == 0x0404:  # float32
+            items[name] = np.frombuffer(b, np.float32, count, pos).reshape(shape).astype(np.float64)
+        elif typ == 0x4101:  # intgemm8: int8 (transposed, Wemb excepted), then float quantMult
+            q = np.frombuffer(b, np.int8, count, pos).astype(np.float64)
+            qm = struct.unpack_from("<f", b, pos + count)[0]
+            q = q.reshape(shape) if name == "Wemb" else q.reshape(shape[::-1]).T
+            items[name] = (q / qm, qm)
+        else:
+            items[name] = b[pos:pos + count]
         pos += data_len
     return items
 
@@ -189,6 +196,21 @@ class MarianExport(unittest.TestCase):
             ids, probs = marian.greedy(sentence["sourceIds"], len(sentence["targetIds"]))
             self.assertEqual(ids, sentence["targetIds"], sentence["source"])
             np.testing.assert_allclose(probs, sentence["tokenProbs"], atol=1e-6)
+
+    def test_int8_file_holds_each_matrix_within_half_a_step(self):
+        f32 = load_marian_bin(os.path.join(self.out, "model.bin"))
+        i8 = load_marian_bin(os.path.join(self.out, "model.int8.bin"))
+        self.assertEqual(set(f32), set(i8))
+        quantised = [k for k, v in i8.items() if isinstance(v, tuple)]
+        self.assertIn("Wemb", quantised)
+        self.assertIn("encoder_l1_self_Wq", quantised)
+        self.assertIn("decoder_l2_ffn_W2", quantised)
+        self.assertNotIn("encoder_l1_self_bq", quantised)
+        self.assertNotIn("decoder_l1_context_Wo_ln_scale", quantised)
+        for k in quantised:
+            w, qm = i8[k]
+            self.assertAlmostEqual(qm, 127 / np.abs(f32[k]).max(), delta=1e-3 * qm)
+            self.assertLessEqual(np.abs(w - f32[k]).max(), 0.5 / qm * 1.0001, k)
 
     def test_model_yml_names_the_architecture(self):
         yml = load_marian_bin(os.path.join(self.out, "model.bin"))["special:model.yml"]

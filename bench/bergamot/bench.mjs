@@ -58,6 +58,7 @@ async function files() {
     model: {
       heed: new Uint8Array(heed),
       marian: new Uint8Array(await readFile(path.join(MARIAN, 'model.bin'))),
+      marianInt8: new Uint8Array(await readFile(path.join(MARIAN, 'model.int8.bin'))),
       vocab: new Uint8Array(await readFile(path.join(MARIAN, 'vocab.spm'))),
     },
   };
@@ -135,6 +136,7 @@ async function inChromium(manifest, agreement) {
     return await page.evaluate((a) => window.runComparison(a), {
       heed: '/model.heed',
       marian: `/${path.relative(ROOT, MARIAN)}/model.bin`,
+      marianInt8: `/${path.relative(ROOT, MARIAN)}/model.int8.bin`,
       vocab: `/${path.relative(ROOT, MARIAN)}/vocab.spm`,
       sentences: SENTENCES,
       agreement,

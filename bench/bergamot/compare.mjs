@@ -23,6 +23,8 @@ const CONFIGS = [
   { engine: 'bergamot', compute: 'int8', beam: 4 },
 ];
 const GEMM = { f32: 'float32', int8: 'int8shiftAll' };
+const marianFile = (model, compute) =>
+  compute === 'int8' && model.marianInt8 ? model.marianInt8 : model.marian;
 const label = (c) => `${c.engine === 'heed' ? 'Heed' : 'Bergamot'} ${c.compute} beam ${c.beam}`;
 
 const median = (xs) => {
@@ -36,7 +38,9 @@ const countWords = (texts) => texts.reduce((n, s) => n + s.split(/\s+/).filter(B
  * @param {Function} a.loadTranslator   heed's loadTranslator
  * @param {Function} a.memoryStats      heed's memoryStats
  * @param {Function} a.loadBergamot     () => Promise<bergamot api> (instantiates the module)
- * @param {{heed: Uint8Array, marian: Uint8Array, vocab: Uint8Array}} a.model
+ * @param {{heed: Uint8Array, marian: Uint8Array, marianInt8?: Uint8Array, vocab: Uint8Array}} a.model
+ *   marianInt8: Marian's own int8 file (export_marian.py model.int8.bin) for the int8 runs;
+ *   without it Marian quantises model.bin at load
  * @param {string[]} a.sentences        timed
  * @param {string[]} a.agreement        checked for identical output
  * @param {number} [a.rounds]
@@ -76,7 +80,11 @@ export async function compare({
       h.push(performance.now() - start);
       t.dispose();
       start = performance.now();
-      const m = bergamot.model({ model: model.marian, vocab: model.vocab, gemm: GEMM[compute] });
+      const m = bergamot.model({
+        model: marianFile(model, compute),
+        vocab: model.vocab,
+        gemm: GEMM[compute],
+      });
       m.translate([sentences[0]]);
       b.push(performance.now() - start);
       m.delete();
@@ -96,7 +104,7 @@ export async function compare({
     heed[compute] = await loadTranslator({ model: model.heed, compute });
   for (const c of CONFIGS.filter((c) => c.engine === 'bergamot'))
     marian[`${c.compute}/${c.beam}`] = bergamot.model({
-      model: model.marian,
+      model: marianFile(model, c.compute),
       vocab: model.vocab,
       beam: c.beam,
       gemm: GEMM[c.compute],

@@ -8,6 +8,9 @@ What it writes (into --out, not committed):
   model.bin        Marian's binary format (marian-dev src/common/binary.cpp: version 1, item
                    headers, names, shapes, 256-byte aligned data), float32, the architecture in
                    the item "special:model.yml"
+  model.int8.bin   the same with Marian's int8 matrices (type intgemm8: what marian-conv
+                   --gemm-type intgemm8 writes and Bergamot's own models use), for
+                   gemm-precision int8shiftAll
   vocab.spm        the model's own SentencePiece model (the file's `tokenizer.model`)
   manifest.json    source model and sha256, parameter shapes
 
@@ -45,6 +48,7 @@ from heed_file import HeedFile  # noqa: E402
 BINARY_FILE_VERSION = 1
 TYPE_INT8 = 0x0100 + 1  # marian-dev src/common/types.h, Type::int8 (signed_type + 1)
 TYPE_FLOAT32 = 0x0400 + 4  # Type::float32 (float_type + 4)
+TYPE_INTGEMM8 = 0x4000 + 0x0100 + 1  # Type::intgemm8 (intgemm_type + signed_type + 1)
 
 
 def marian_items(cfg, tensor):
@@ -132,9 +136,27 @@ def model_yml(cfg):
     return "".join("%s: %s\n" % (k, v) for k, v in lines.items())
 
 
-def write_marian_bin(path, items, yml):
-    """Marian's binary format, version 1 (marian-dev src/common/binary.cpp, saveItems)."""
-    entries = [(name, TYPE_FLOAT32, list(a.shape), a.tobytes()) for name, a in items.items()]
+def quantised(name, a):
+    """Marian's int8 format for one matrix, as marian-conv --gemm-type intgemm8 writes it (marian-dev
+    src/tensors/cpu/expression_graph_packable.h): one scale for the whole matrix, quantMult =
+    127 / max|W|, values rounded half to even (intgemm's PrepareA), the matrix transposed
+    (Wemb excepted) while the shape stays [rows, cols], then quantMult as a float32."""
+    qm = np.float32(127.0) / np.float32(np.abs(a).max())
+    q = np.clip(np.rint(a * qm), -127, 127).astype(np.int8)
+    return (q if name == "Wemb" else q.T.copy()).tobytes() + struct.pack("<f", qm)
+
+
+def int8_eligible(name, a):
+    """The matrices marian-conv quantises: names ending in _W or _W<x>, and Wemb."""
+    return a.ndim == 2 and (name == "Wemb" or name.rfind("_W") in (len(name) - 2, len(name) - 3))
+
+
+def write_marian_bin(path, items, yml, int8=False):
+    """Marian's binary format, version 1 (marian-dev src/common/binary.cpp, saveItems); with
+    int8, its intgemm8 matrices (Bergamot's own model files are such)."""
+    entries = [(name, TYPE_INTGEMM8, list(a.shape), quantised(name, a))
+               if int8 and int8_eligible(name, a) else
+               (name, TYPE_FLOAT32, list(a.shape), a.tobytes()) for name, a in items.items()]
     text = yml.encode() + b"\0"
     entries.append(("special:model.yml", TYPE_INT8, [len(text)], text))
     padded = [b + b"\0" * (-len(b) % 256) for _, _, _, b in entries]  # why: keeps every item 256-aligned
@@ -175,6 +197,8 @@ def main():
     items = marian_items(cfg, tensor)
     os.makedirs(args.out, exist_ok=True)
     size = write_marian_bin(os.path.join(args.out, "model.bin"), items, model_yml(cfg))
+    size8 = write_marian_bin(os.path.join(args.out, "model.int8.bin"), items, model_yml(cfg),
+                             int8=True)
     with open(os.path.join(args.out, "vocab.spm"), "wb") as f:
         f.write(tensor("tokenizer.model"))
     with open(args.model, "rb") as f:
@@ -185,12 +209,14 @@ def main():
         "languages": json.loads(meta.get("heed.languages", "{}")),
         "config": cfg,
         "model_bin_bytes": size,
+        "model_int8_bin_bytes": size8,
         "parameters": {k: list(v.shape) for k, v in items.items()},
     }
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
-    print("export_marian: %s -> %s (%d tensors, %.1f MB float32) and vocab.spm"
-          % (manifest["model"], os.path.join(args.out, "model.bin"), len(items), size / 1e6))
+    print("export_marian: %s -> %s (%d tensors, %.1f MB float32), model.int8.bin (%.1f MB, "
+          "Marian's intgemm8) and vocab.spm" % (manifest["model"], os.path.join(args.out, "model.bin"),
+                                               len(items), size / 1e6, size8 / 1e6))
 
 
 if __name__ == "__main__":
