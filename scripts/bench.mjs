@@ -149,7 +149,9 @@ function bergamot() {
     for (const beam of [1, 4])
       for (const compute of ['f32', 'int8']) {
         const find = (engine) =>
-          node.configs.find((c) => c.engine === engine && c.compute === compute && c.beam === beam);
+          node.configs.find(
+            (c) => c.engine === engine && c.compute === compute && c.beam === beam && !c.batch,
+          );
         const h = find('heed');
         const b = find('bergamot');
         const what = `${beam === 1 ? 'greedy' : 'beam 4'}, ${compute}, ${model}`;

@@ -5,8 +5,8 @@
 // 1. Agreement: each engine translates every `agreement` sentence alone, greedy and beam 4,
 //    float32 and int8; identical output strings are counted.
 // 2. Speed: `rounds` rounds; in each, every configuration translates the timed sentences once,
-//    one sentence per call (the order of configurations rotates per round); words/s counts
-//    source words; the median round is reported.
+//    one sentence per call (and greedy, the whole set in one call: a batch), the order of
+//    configurations rotating per round; words/s counts source words; the median round is reported.
 // 3. Load → first translation: the model bytes already in memory and each engine's module
 //    already instantiated (measured once, separately), the median of `latencyRounds` fresh loads.
 // 4. Memory: each engine's WASM linear memory before and after 3. (one model loaded at a time;
@@ -21,11 +21,17 @@ const CONFIGS = [
   { engine: 'bergamot', compute: 'f32', beam: 4 },
   { engine: 'heed', compute: 'int8', beam: 4 },
   { engine: 'bergamot', compute: 'int8', beam: 4 },
+  // the whole set in one call: Heed's translate(array), Bergamot's batch of sentences
+  { engine: 'heed', compute: 'f32', beam: 1, batch: true },
+  { engine: 'bergamot', compute: 'f32', beam: 1, batch: true },
+  { engine: 'heed', compute: 'int8', beam: 1, batch: true },
+  { engine: 'bergamot', compute: 'int8', beam: 1, batch: true },
 ];
 const GEMM = { f32: 'float32', int8: 'int8shiftAll' };
 const marianFile = (model, compute) =>
   compute === 'int8' && model.marianInt8 ? model.marianInt8 : model.marian;
-const label = (c) => `${c.engine === 'heed' ? 'Heed' : 'Bergamot'} ${c.compute} beam ${c.beam}`;
+const label = (c) =>
+  `${c.engine === 'heed' ? 'Heed' : 'Bergamot'} ${c.compute} beam ${c.beam}${c.batch ? ' batch' : ''}`;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -139,12 +145,17 @@ export async function compare({
   // ---- 2. speed ----
   const words = countWords(sentences);
   const times = CONFIGS.map(() => []);
-  for (const c of CONFIGS) for (const s of sentences.slice(0, 2)) await run(c, s); // warm-up
+  const pass = async (c) => {
+    if (!c.batch) for (const s of sentences) await run(c, s);
+    else if (c.engine === 'heed') await heed[c.compute].translate(sentences, { beam: c.beam });
+    else marian[`${c.compute}/${c.beam}`].translate(sentences);
+  };
+  for (const c of CONFIGS) await pass(c); // warm-up
   for (let r = 0; r < rounds; r++) {
     for (let k = 0; k < CONFIGS.length; k++) {
       const i = (k + r) % CONFIGS.length;
       const start = performance.now();
-      for (const s of sentences) await run(CONFIGS[i], s);
+      await pass(CONFIGS[i]);
       times[i].push((performance.now() - start) / 1000);
     }
     log(`round ${r + 1}/${rounds}`);
@@ -176,20 +187,23 @@ export function report(r, where) {
       );
   }
   lines.push(`${where}: words/s (median of the rounds; ${r.words} source words per round)`);
-  for (const beam of [1, 4])
+  const rows = [
+    ['greedy', 1, false],
+    ['beam 4', 4, false],
+    ['batch ', 1, true],
+  ];
+  for (const [what, beam, batch] of rows)
     for (const compute of ['f32', 'int8']) {
-      const h = r.configs.find(
-        (c) => c.engine === 'heed' && c.compute === compute && c.beam === beam,
-      );
-      const b = r.configs.find(
-        (c) => c.engine === 'bergamot' && c.compute === compute && c.beam === beam,
-      );
+      const find = (engine) =>
+        r.configs.find(
+          (c) =>
+            c.engine === engine && c.compute === compute && c.beam === beam && !!c.batch === batch,
+        );
+      const [h, b] = [find('heed'), find('bergamot')];
       lines.push(
-        `  ${beam === 1 ? 'greedy' : 'beam 4'} ${compute.padEnd(4)}  Heed ${h.wordsPerSecond
-          .toFixed(1)
-          .padStart(7)}   Bergamot ${b.wordsPerSecond.toFixed(1).padStart(7)}   Heed/Bergamot ${(
-          h.wordsPerSecond / b.wordsPerSecond
-        ).toFixed(2)}×`,
+        `  ${what} ${compute.padEnd(4)}  Heed ${h.wordsPerSecond.toFixed(1).padStart(7)}   ` +
+          `Bergamot ${b.wordsPerSecond.toFixed(1).padStart(7)}   ` +
+          `Heed/Bergamot ${(h.wordsPerSecond / b.wordsPerSecond).toFixed(2)}×`,
       );
     }
   lines.push(`${where}: load -> first translation (model bytes in memory, module instantiated)`);
