@@ -222,6 +222,9 @@ def main():
         cfg = ckpt["config"]
     elif init:
         cfg = init[0].cfg
+        if args.marian and cfg.get("pre_norm", True):
+            # why: starting from a pre-norm model's weights (the final norms are dropped)
+            cfg = dict(cfg, pre_norm=False, layer_norm_eps=marian_compat.LAYER_NORM_EPS)
     else:
         cfg = dict(json.loads(args.config), vocab_size=sp.get_piece_size())
         if args.marian:
@@ -238,7 +241,11 @@ def main():
         step, epoch = ckpt["step"], ckpt["epoch"]
         rewarm_from = ckpt.get("rewarm_from")
     elif init:
-        model.load_state_dict(init[0].state_dict())
+        weights = init[0].state_dict()
+        if not cfg["pre_norm"] and init[0].cfg["pre_norm"]:
+            weights = {k: v for k, v in weights.items()
+                       if not k.startswith(("transformer.encoder.norm.", "transformer.decoder.norm."))}
+        model.load_state_dict(weights)
         step, epoch = init[1].get("steps", 0), init[1].get("epochs", 0)
         rewarm_from = step  # why: Adam's moments start empty again, so ramp the rate up anew
     if args.directions:

@@ -81,7 +81,7 @@ async function wasmTranslation() {
 function others() {
   const ort = path.join(ROOT, 'bench', 'ort');
   console.log(
-    `\n${pad('other engines, greedy, one at a time', 48)} ${'w/s'.padStart(9)}  Heed / it`,
+    `\n${pad('other engines, one sentence at a time', 48)} ${'w/s'.padStart(9)}  Heed / it`,
   );
   if (
     !existsSync(path.join(ort, 'node_modules', 'onnxruntime-web')) ||

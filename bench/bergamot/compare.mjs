@@ -115,10 +115,15 @@ export async function compare({
       beam: c.beam,
       gemm: GEMM[c.compute],
     });
-  let truncated = false; // why: Heed's last result hit its length limit (2·source + 10)
+  // why: Marian stops at max-length-factor (2) × the source's pieces with </s>; Heed's own limit
+  // is 2 × that + 10: give Heed Marian's, so both do the same work on a run-away sentence
+  const limit = new Map();
+  for (const s of new Set([...agreement, ...sentences]))
+    limit.set(s, 2 * (await heed.f32.translate(s, { maxLength: 1 })).sourceIds.length);
+  let truncated = false; // why: Heed's last result hit that limit
   const run = async (c, text) => {
     if (c.engine === 'bergamot') return marian[`${c.compute}/${c.beam}`].translate([text])[0];
-    const r = await heed[c.compute].translate(text, { beam: c.beam });
+    const r = await heed[c.compute].translate(text, { beam: c.beam, maxLength: limit.get(text) });
     truncated = r.truncated;
     return r.text;
   };
@@ -129,7 +134,7 @@ export async function compare({
       const h = { engine: 'heed', compute, beam };
       const b = { engine: 'bergamot', compute, beam };
       let same = 0;
-      let cut = 0; // differing, where Heed stopped at its length limit (Marian's is 2·source)
+      let cut = 0; // differing, where Heed stopped at the length limit
       const differ = [];
       for (const s of agreement) {
         const x = await run(h, s);
@@ -147,7 +152,11 @@ export async function compare({
   const times = CONFIGS.map(() => []);
   const pass = async (c) => {
     if (!c.batch) for (const s of sentences) await run(c, s);
-    else if (c.engine === 'heed') await heed[c.compute].translate(sentences, { beam: c.beam });
+    else if (c.engine === 'heed')
+      await heed[c.compute].translate(sentences, {
+        beam: c.beam,
+        maxLength: Math.max(...sentences.map((s) => limit.get(s))),
+      });
     else marian[`${c.compute}/${c.beam}`].translate(sentences);
   };
   for (const c of CONFIGS) await pass(c); // warm-up
