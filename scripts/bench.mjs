@@ -145,7 +145,7 @@ function bergamot() {
         .find((l) => l.startsWith('JSON '))
         .slice(5),
     );
-    const model = path.relative(ROOT, path.join(ROOT, 'models', 'en-fr-marian.heed'));
+    const model = 'en-fr-marian';
     for (const beam of [1, 4])
       for (const compute of ['f32', 'int8']) {
         const find = (engine) =>
