@@ -34,7 +34,9 @@ def read(path, limit=0):
 
 def run_engine(heed, model, sources, beam, to=None):
     t0 = time.time()
-    cmd = [heed, "translate", "-m", model, "--beam", str(beam), "--ids"] + (["--to", to] if to else [])
+    # why: --no-split: one line is one sentence, as PyTorch and the references see it
+    cmd = [heed, "translate", "-m", model, "--no-split", "--beam", str(beam), "--ids"] + (
+        ["--to", to] if to else [])
     out = subprocess.run(cmd, input="\n".join(sources) + "\n", capture_output=True, text=True)
     secs = time.time() - t0
     if out.returncode != 0:

@@ -75,7 +75,9 @@ class Seq2Seq(nn.Module):
         h = self.transformer.decoder(self.embed_tokens(tgt_in), memory, tgt_mask=causal,
                                      tgt_key_padding_mask=tgt_in == self.cfg["pad_id"],
                                      memory_key_padding_mask=src_mask)
-        return h @ self.embed.weight.t() + self.logits_bias
+        logits = h @ self.embed.weight.t()
+        # why: adding a frozen zero bias over every logit costs a pass over B·T·V for nothing
+        return logits + self.logits_bias if self.cfg["final_logits_bias"] else logits
 
     def forward(self, src, tgt_in):
         memory, src_mask = self.encode(src)
