@@ -9,8 +9,9 @@
 //   node tests/browser/run.mjs          exit 0 when every check passes
 //
 // Test fixtures: the page is given the tiny random model (models/tiny/tiny.heed) through the
-// model list, plus a "test-broken" entry whose bytes are garbage, by answering the page's
-// request for /models/models.json; every other request goes to the real server.
+// model list, plus a "test-broken" entry whose bytes are garbage and two directions of the tiny
+// two-target model (models/tiny/tiny-multi.heed, one file), by answering the page's request for
+// /models/models.json; every other request goes to the real server.
 
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
@@ -64,9 +65,19 @@ export async function run({
     };
     entries = [...entries, tiny];
   }
+  const multiBytes = await readFile(path.join(modelsRoot, 'tiny/tiny-multi.heed'));
+  const multi = ['fr', 'de'].map((to, k) => ({
+    id: `tiny-multi-${to}`,
+    file: 'tiny/tiny-multi.heed',
+    name: `Tiny two-target model → ${to}`,
+    to,
+    examples: [`A first example ${k}.`, `The second example ${k}.`],
+  }));
+  let multiFetches = 0;
   const manifest = JSON.stringify([
     ...entries,
     { id: 'test-broken', file: 'tiny/test-broken.heed', name: 'Broken (test)', size: 64 },
+    ...multi,
   ]);
   const { loadTranslator } = await import(pathToFileURL(path.join(libDir, 'heed.js')).href);
   const nodeTranslator = await loadTranslator({ model: new Uint8Array(tinyBytes) });
@@ -110,6 +121,14 @@ export async function run({
         contentType: 'application/octet-stream',
         headers: { etag, 'cache-control': 'no-cache' },
         body: tinyBytes,
+      });
+    }
+    if (url.pathname === '/models/tiny/tiny-multi.heed') {
+      multiFetches++;
+      return route.fulfill({
+        status: 200,
+        contentType: 'application/octet-stream',
+        body: multiBytes,
       });
     }
     if (url.pathname === '/models/tiny/test-broken.heed')
@@ -987,18 +1006,65 @@ export async function run({
       assert(bg !== 'rgb(244, 243, 240)', 'dark scheme not applied');
     });
 
+    await check(
+      'two directions of one file: one download, each into its own language, examples follow',
+      async () => {
+        const t = await loadTranslator({ model: new Uint8Array(multiBytes) });
+        const want = await Promise.all(
+          multi.map((e) => t.translate(e.examples[1], { beam: 1, to: e.to })),
+        );
+        t.dispose();
+        const p = await context.newPage();
+        watch(p);
+        multiFetches = 0;
+        await p.goto(`${server.url}demo/#model=${multi[0].id}`);
+        await settled(p);
+        await p.click('#examples button:nth-child(2)');
+        await p.waitForFunction(
+          (want) => document.getElementById('output').dataset.text === want,
+          want[0].text,
+          { timeout: 30_000 },
+        );
+        await p.selectOption('#model-select', multi[1].id);
+        await p.waitForFunction(
+          (want) => document.getElementById('output').dataset.text === want,
+          want[1].text,
+          { timeout: 30_000 },
+        );
+        const got = await p.evaluate(() => ({
+          source: document.getElementById('source-text').value,
+          buttons: [...document.querySelectorAll('#examples button')].map((b) => b.title),
+          to: window.heedDemo.result.to,
+        }));
+        await shot(p, '11-two-directions');
+        await p.close();
+        assert(multiFetches === 1, `the file was fetched ${multiFetches} times for two directions`);
+        assert(got.to === 'de', `the second direction translated into “${got.to}”`);
+        assert(
+          got.source === multi[1].examples[1],
+          `the shown example was not swapped for the new direction's: ${got.source}`,
+        );
+        assert(
+          JSON.stringify(got.buttons) === JSON.stringify(multi[1].examples),
+          `the example buttons do not follow the model: ${got.buttons}`,
+        );
+      },
+    );
+
     for (const entry of entries.filter((e) => e !== tiny)) {
       await check(`shipped model ${entry.id}: the page translates like the Node API`, async () => {
         const t = await loadTranslator({
           model: new Uint8Array(await readFile(path.join(modelsRoot, entry.file))),
         });
-        const want = await t.translate(TEXT, { beam: 1 });
+        // why: a direction out of German or French gets its own example, into its own language
+        const text = entry.examples?.[0] ?? TEXT;
+        const want = await t.translate(text, { beam: 1, ...(entry.to && { to: entry.to }) });
         t.dispose();
         const p = await context.newPage();
         watch(p);
         const t0 = Date.now();
         await p.goto(
-          `${server.url}demo/#model=${encodeURIComponent(entry.id)}&text=${encodeURIComponent(TEXT)}`,
+          `${server.url}demo/#model=${encodeURIComponent(entry.id)}&text=${encodeURIComponent(text)}`,
         );
         await settled(p);
         const ms = Date.now() - t0;

@@ -192,6 +192,16 @@ describe('surgery helpers', () => {
       }),
       { text: 'A b.', options: { split: false }, forced: [] },
     );
+    // the page's decode options (the entry's target language, the shortlist) hold here too
+    assert.deepEqual(
+      surgeryInput({
+        doc: {},
+        state: { maxlen: 0 },
+        result: { source: 'Wo ist der Bahnhof?' },
+        decodeOptions: () => ({ to: 'en', shortlist: true }),
+      }).options,
+      { split: false, to: 'en', shortlist: true },
+    );
     // a "what if" run: the pieces up to its forced step are forced again
     assert.deepEqual(
       surgeryInput({

@@ -7,7 +7,7 @@ import { parseState, formatState } from './state.js';
 import { el, announce, reducedMotion, hideTip } from './ui.js';
 import { cssAt } from './colormap.js';
 import { page } from './page.js';
-import { loadManifest, openModel } from './models.js';
+import { loadManifest, openModel, showAbout } from './models.js';
 import { showMessage } from './status.js';
 import {
   validate,
@@ -29,6 +29,7 @@ import { createLabView } from './view-lab.js';
 import { createPositionsView } from './view-positions.js';
 import { createSurgeryView } from './view-surgery.js';
 
+// The example buttons of a model whose models.json entry names none (an English source).
 const EXAMPLES = [
   'This package contains the documentation for the library.',
   'It is a simple text editor for the terminal.',
@@ -38,6 +39,13 @@ const EXAMPLES = [
   'This package contains the shared library, which is needed to run programs that were compiled against it, as well as the header files and examples for developers.',
 ];
 const T0 = performance.now();
+
+/** A models.json entry's example sentences (in its source language), else the English ones. */
+function examplesOf(entry) {
+  const list = entry?.examples;
+  const ok = Array.isArray(list) && list.length && list.every((t) => typeof t === 'string' && t);
+  return ok ? list : EXAMPLES;
+}
 
 /** Marks the translation as not matching the source text once the text is edited. */
 function markStale() {
@@ -53,7 +61,8 @@ class App {
     this.state = parseState(location.hash);
     this.models = [];
     this.translator = null;
-    this.translatorModel = '';
+    this.translatorModel = ''; // the models.json entry the translator serves now
+    this.translatorFile = ''; // its file: the directions of one file share one translator
     this.doc = null; // finished TranslationResult of the whole text (one or more sentences)
     this.result = null; // the sentence of it the views show (with attention)
     this.resultText = '';
@@ -121,13 +130,22 @@ class App {
     const entry = this.models.find((m) => m.id === id);
     if (!entry) throw new Error(`no model “${id}” in models.json`);
     if (this.translator && this.translatorModel === id) return this.translator;
+    if (this.translator && this.translatorFile === entry.file) {
+      // why: another direction of the same file: no second download, no second engine
+      this.translatorModel = id;
+      showAbout(entry);
+      this.showShortlistBox();
+      return this.translator;
+    }
     this.abort?.abort();
     this.translator?.dispose();
     this.translator = null;
     this.result = null;
     this.doc = null;
+    this.translatorModel = this.translatorFile = '';
     this.translator = await openModel(entry);
     this.translatorModel = id;
+    this.translatorFile = entry.file;
     this.showShortlistBox();
     return this.translator;
   }
@@ -135,6 +153,16 @@ class App {
   /** Whether translations use the output shortlist: asked for, and the model has one. */
   useShortlist() {
     return Boolean(this.state.shortlist && this.translator?.info.shortlists?.length);
+  }
+
+  /** The options every run on the loaded model shares (the main translation, "what if" and
+   *  the surgery's runs): the entry's target language and the shortlist. */
+  decodeOptions() {
+    const entry = this.models.find((m) => m.id === this.translatorModel);
+    return {
+      ...(typeof entry?.to === 'string' && { to: entry.to }),
+      ...(this.useShortlist() && { shortlist: true }),
+    };
   }
 
   /** The shortlist box follows the loaded model: disabled (and explained) when it has none. */
@@ -188,7 +216,7 @@ class App {
       const result = await translator.translate(text, {
         beam,
         ...(this.state.maxlen > 0 && { maxLength: this.state.maxlen }),
-        ...(this.useShortlist() && { shortlist: true }),
+        ...this.decodeOptions(),
         attention: true,
         topK: 5,
         signal: ctrl.signal,
@@ -301,7 +329,7 @@ class App {
       const r = await this.translator.translate(this.doc.sentences[this.state.sentence].source, {
         beam: this.state.beam,
         ...(this.state.maxlen > 0 && { maxLength: Math.max(this.state.maxlen, prefix.length + 1) }),
-        ...(this.useShortlist() && { shortlist: true }),
+        ...this.decodeOptions(),
         attention: true,
         topK: 5,
         split: false,
@@ -406,23 +434,33 @@ async function main() {
     .matchMedia('(prefers-color-scheme: dark)')
     .addEventListener('change', () => requestAnimationFrame(() => app.renderView()));
 
-  // examples
-  p.examples.replaceChildren(
-    ...EXAMPLES.map((text) =>
-      el(
-        'button',
-        {
-          type: 'button',
-          title: text,
-          onclick: () => {
-            p.source.value = text;
-            app.translate();
+  let shownExamples = EXAMPLES;
+  /** The example buttons follow the chosen model's source language; a shown example of the
+   *  model before is swapped for the new one's example in the same place. */
+  const showExamples = () => {
+    const entry = app.models.find((m) => m.id === p.modelSelect.value);
+    const list = examplesOf(entry);
+    const k = shownExamples.indexOf(p.source.value);
+    if (k >= 0 && list !== shownExamples) p.source.value = list[Math.min(k, list.length - 1)];
+    shownExamples = list;
+    p.examples.replaceChildren(
+      ...list.map((text) =>
+        el(
+          'button',
+          {
+            type: 'button',
+            title: text,
+            onclick: () => {
+              p.source.value = text;
+              app.translate();
+            },
           },
-        },
-        text.length > 34 ? `${text.slice(0, 32)}…` : text,
+          text.length > 34 ? `${text.slice(0, 32)}…` : text,
+        ),
       ),
-    ),
-  );
+    );
+  };
+  showExamples();
 
   // controls
   p.translateButton.addEventListener('click', () => app.translate());
@@ -441,7 +479,11 @@ async function main() {
       app.translate();
     });
   }
-  p.modelSelect.addEventListener('change', () => app.translate());
+  p.modelSelect.addEventListener('change', () => {
+    showExamples();
+    markStale();
+    app.translate();
+  });
   p.maxLength.value = String(app.state.maxlen);
   p.shortlist.checked = app.state.shortlist;
   p.shortlist.addEventListener('change', () => {
@@ -499,7 +541,10 @@ async function main() {
       p.source.value = next.text;
       p.maxLength.value = String(next.maxlen);
       p.shortlist.checked = next.shortlist;
-      if (next.model) p.modelSelect.value = next.model;
+      if (next.model && app.models.some((m) => m.id === next.model)) {
+        p.modelSelect.value = next.model;
+        showExamples();
+      }
       app.translate();
     } else app.renderView();
   });
@@ -516,7 +561,8 @@ async function main() {
     );
   }
   p.modelSelect.value = wanted.id;
-  p.source.value = app.state.text || EXAMPLES[0];
+  showExamples();
+  p.source.value = app.state.text || shownExamples[0];
   p.tourButton.addEventListener('click', () => app.result && startTour(app));
   const steps = app.state.step;
   await app.translate();

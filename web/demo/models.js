@@ -46,6 +46,13 @@ function loadedText(entry, translator, size, source, ms) {
   );
 }
 
+/** The line under the model select: what the entry's model was trained on. */
+export function showAbout(entry) {
+  const about = page().modelAbout;
+  about.textContent = typeof entry.about === 'string' ? entry.about : '';
+  about.hidden = !about.textContent;
+}
+
 /**
  * Downloads (or revalidates) a models.json entry and starts a worker translator on it,
  * showing progress; on failure says why and rethrows.
@@ -53,9 +60,7 @@ function loadedText(entry, translator, size, source, ms) {
 export async function openModel(entry) {
   const name = entry.name ?? entry.id;
   progress.start(`Loading ${name}…`);
-  const about = page().modelAbout;
-  about.textContent = typeof entry.about === 'string' ? entry.about : '';
-  about.hidden = !about.textContent;
+  showAbout(entry);
   showStatus(`Loading ${name}…`);
   document.documentElement.dataset.heed = 'loading';
   const t0 = performance.now();

@@ -198,7 +198,7 @@ export function rankHeads(rows) {
  * What the Surgery view re-translates, and how, so that the runs line up with the one shown:
  * the sentence the views show (`result.source` once the engine splits texts into sentences; the
  * page then has `app.doc`) as one sequence (`split: false`), else the whole translated text;
- * the page's max-pieces limit and shortlist; and `forced`, the pieces a "what if" run forced (result.whatIf),
+ * the page's max-pieces limit, target language and shortlist (app.decodeOptions); and `forced`, the pieces a "what if" run forced (result.whatIf),
  * for runs that should force them too.
  */
 export function surgeryInput(app) {
@@ -208,7 +208,7 @@ export function surgeryInput(app) {
   const options = app.doc !== undefined ? { split: false } : {};
   const max = app.state?.maxlen ?? 0;
   if (max > 0) options.maxLength = Math.max(max, forced.length + 1);
-  // why: the unmodified run used the shortlist, so the surgery's runs do too
-  if (app.useShortlist?.()) options.shortlist = true;
+  // why: the unmodified run's target language and shortlist hold for the surgery's runs too
+  Object.assign(options, app.decodeOptions?.());
   return { text: sentence ?? app.resultText, options, forced };
 }
