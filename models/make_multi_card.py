@@ -91,6 +91,13 @@ def main():
         out.append("| %s | %s | %d | %s | %s | %.1f |" % (
             r["pair"], r["source"], r["sentences"], cell(r, 1), cell(r, 4),
             r["copy_source_chrf"]))
+    checked = sum(r.get("pytorch_checked", 0) for r in reports)
+    if checked:
+        same = sum(r["pytorch_checked"] - r["pytorch_disagreements"] for r in reports
+                   if "pytorch_checked" in r)
+        out += ["", "PyTorch (nn.Transformer with the weights exactly as stored) and the engine "
+                "give the same greedy ids for %d of %d checked sentences (spread over every "
+                "split)." % (same, checked)]
     out += ["", "## Everyday sentences (held out), greedy\n", "| direction | source | reference "
             "| Heed |", "|---|---|---|---|"]
     for r in reports:

@@ -213,6 +213,9 @@ def main():
     ap.add_argument("--dev-per-source", type=int, default=20)
     ap.add_argument("--stop-step", type=int, default=0,
                     help="end training at this step (0: run until --minutes)")
+    ap.add_argument("--hold-lr", action="store_true",
+                    help="after the warm-up hold the rate at --lr (with --cooldown: warm-up, "
+                         "stable, decay) instead of decaying it as 1/sqrt(step)")
     ap.add_argument("--cooldown", type=int, default=0,
                     help="decay the rate linearly to zero over the last N steps before --stop-step")
     ap.add_argument("--seed", type=int, default=1)
@@ -333,7 +336,8 @@ def main():
             t_in = pad([[examples[i][1]] + examples[i][2] for i in batch]).to(device)
             t_out = pad([examples[i][2] + [c["eos_id"]] for i in batch]).to(device)
             step += 1
-            lr = args.lr * min(step / args.warmup, math.sqrt(args.warmup / step))
+            decay = 1.0 if args.hold_lr else math.sqrt(args.warmup / step)
+            lr = args.lr * min(step / args.warmup, decay)
             if rewarm_from is not None:
                 lr *= min(1.0, (step - rewarm_from) / 100)
             if args.stop_step and args.cooldown:
