@@ -140,23 +140,27 @@ def model_directions(path):
 
 
 def matrix(args):
-    """Every direction of the model × every source's split (and the everyday check)."""
-    reports = []
+    """Every direction of the model × every source's split (and the everyday check); --jobs
+    runs that many evaluations at once (each engine process is single-threaded)."""
+    from concurrent.futures import ThreadPoolExecutor
     directions = model_directions(args.model)
+    jobs = []
     for pair in directions:
         files = "en-" + [l for l in pair.split("-") if l != "en"][0]
         for source in sorted(os.listdir(args.data)):
-            if source in ("all", "debs", "root", "lists") or not os.path.exists(
-                    os.path.join(args.data, source, "%s.%s.en" % (files, args.split))):
+            split = os.path.join(args.data, source, "%s.%s.en" % (files, args.split))
+            if source in ("all", "debs", "root", "lists") or not os.path.exists(split):
                 continue
-            if os.path.getsize(os.path.join(args.data, source, "%s.%s.en" % (files, args.split))):
-                to = pair.split("-")[1] if len(directions) > 1 else None
-                r = evaluate(args, pair, source, to)
-                reports.append(r)
-                print("%s %-17s %5d  copy %5.1f  %s" % (
-                    pair, source, r["sentences"], r["copy_source_chrf"], "  ".join(
-                        "beam %d chrF %.1f BLEU %.1f" % (x["beam"], x["chrf"], x["bleu"])
-                        for x in r["results"])), flush=True)
+            if os.path.getsize(split):
+                jobs.append((pair, source, pair.split("-")[1] if len(directions) > 1 else None))
+    reports = []
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for (pair, source, _), r in zip(jobs, pool.map(lambda j: evaluate(args, *j), jobs)):
+            reports.append(r)
+            print("%s %-17s %5d  copy %5.1f  %s" % (
+                pair, source, r["sentences"], r["copy_source_chrf"], "  ".join(
+                    "beam %d chrF %.1f BLEU %.1f" % (x["beam"], x["chrf"], x["bleu"])
+                    for x in r["results"])), flush=True)
     return reports
 
 
@@ -179,6 +183,8 @@ def main():
                     help="beam sizes to evaluate (1 = greedy); the first is the card's headline")
     ap.add_argument("--limit", type=int, default=0,
                     help="at most N sentences, spread evenly over the split")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="with --matrix: evaluations run at once (the engine uses one core each)")
     ap.add_argument("--report")
     args = ap.parse_args()
     if args.matrix:
