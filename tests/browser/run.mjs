@@ -1035,11 +1035,16 @@ export async function run({
           source: document.getElementById('source-text').value,
           buttons: [...document.querySelectorAll('#examples button')].map((b) => b.title),
           to: window.heedDemo.result.to,
+          status: document.getElementById('model-status').textContent,
         }));
         await shot(p, '11-two-directions');
         await p.close();
         assert(multiFetches === 1, `the file was fetched ${multiFetches} times for two directions`);
         assert(got.to === 'de', `the second direction translated into “${got.to}”`);
+        assert(
+          got.status.startsWith(`${multi[1].name}: `),
+          `the status line does not name the direction shown: ${got.status}`,
+        );
         assert(
           got.source === multi[1].examples[1],
           `the shown example was not swapped for the new direction's: ${got.source}`,

@@ -7,7 +7,7 @@ import { parseState, formatState } from './state.js';
 import { el, announce, reducedMotion, hideTip } from './ui.js';
 import { cssAt } from './colormap.js';
 import { page } from './page.js';
-import { loadManifest, openModel, showAbout } from './models.js';
+import { loadManifest, openModel, showAbout, showShared } from './models.js';
 import { showMessage } from './status.js';
 import {
   validate,
@@ -134,6 +134,7 @@ class App {
       // why: another direction of the same file: no second download, no second engine
       this.translatorModel = id;
       showAbout(entry);
+      showShared(entry, this.translator);
       this.showShortlistBox();
       return this.translator;
     }

@@ -46,6 +46,14 @@ function loadedText(entry, translator, size, source, ms) {
   );
 }
 
+let lastLoad = null; // how the loaded file came: its size, from where, in how long
+
+/** The status line for another direction of the file already loaded (no second download). */
+export function showShared(entry, translator) {
+  if (lastLoad)
+    showStatus(loadedText(entry, translator, lastLoad.size, lastLoad.source, lastLoad.ms));
+}
+
 /** The line under the model select: what the entry's model was trained on. */
 export function showAbout(entry) {
   const about = page().modelAbout;
@@ -74,7 +82,8 @@ export async function openModel(entry) {
     const { spawnTranslator } = await import('../lib/heed-worker.js');
     const size = bytes.length; // why: the worker client may transfer (detach) the buffer
     const translator = await spawnTranslator({ model: bytes });
-    showStatus(loadedText(entry, translator, size, source, performance.now() - t0));
+    lastLoad = { size, source, ms: performance.now() - t0 };
+    showStatus(loadedText(entry, translator, size, source, lastLoad.ms));
     progress.done();
     document.documentElement.dataset.heed = 'loaded';
     return translator;
