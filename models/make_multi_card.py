@@ -7,12 +7,14 @@ card comes from a file a script produced.
 What it is not: evaluation or training.
 
 Usage: /usr/bin/python3 models/make_multi_card.py --name multi
-       (reads models/NAME.heed, models/cards/NAME.eval.json, models/cards/NAME.train.log)
+       (reads models/NAME.heed, models/cards/NAME.eval.json, models/cards/NAME.train.log;
+       runs build/heed on a few sentences a new user might type)
 """
 import argparse
 import json
 import os
 import re
+import subprocess
 
 from make_card import HERE, count_lines, header, training_facts
 
@@ -38,6 +40,37 @@ def dev_curves(log_path):
     return curves
 
 
+# What a new user types (the sentences the models failed on before, and characters the old
+# vocabularies could not write), per source language; not from any corpus, so no reference.
+TYPED = {
+    "en": ["Where is the train station?", "I would like a cup of coffee, please.",
+           "Click the button to save your changes.",
+           "Is 50% off a good deal? Yes! (See #3 & the @heed notes.)",
+           "The word for it in Greek is λόγος, in Russian слово. \U0001F600"],
+    "de": ["Wo ist der Bahnhof?", "Ich hätte gerne eine Tasse Kaffee, bitte.",
+           "Klicken Sie auf die Schaltfläche, um Ihre Änderungen zu speichern.",
+           "Ist 50 % Rabatt ein gutes Angebot? Ja! (Siehe #3 & die @heed-Notizen.)"],
+    "fr": ["Où est la gare ?", "Je voudrais une tasse de café, s'il vous plaît.",
+           "Cliquez sur le bouton pour enregistrer vos modifications.",
+           "Est-ce que 50 % de remise est une bonne affaire ? Oui ! (Voir #3 & les notes @heed.)"],
+}
+
+
+def typed(model_path, directions, heed):
+    """Rows (direction, source, greedy, beam 4) of the engine's translations of TYPED."""
+    rows = []
+    for direction in directions:
+        src, to = direction.split("-")
+        outs = []
+        for beam in (1, 4):
+            r = subprocess.run([heed, "translate", "-m", model_path, "--no-split", "--to", to,
+                                "--beam", str(beam)], input="\n".join(TYPED[src]) + "\n",
+                               capture_output=True, text=True, check=True)
+            outs.append(r.stdout.split("\n")[:len(TYPED[src])])
+        rows += [(direction, s, g, b) for s, g, b in zip(TYPED[src], *outs)]
+    return rows
+
+
 def cell(report, beam):
     r = next((x for x in report["results"] if x["beam"] == beam), None)
     return "%.1f / %.1f" % (r["chrf"], r["bleu"]) if r else "–"
@@ -46,6 +79,7 @@ def cell(report, beam):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--name", default="multi")
+    ap.add_argument("--heed", default=os.path.join(HERE, "..", "build", "heed"))
     args = ap.parse_args()
     model_path = os.path.join(HERE, args.name + ".heed")
     meta = header(model_path)["__metadata__"]
@@ -105,6 +139,10 @@ def main():
             for s in r["samples"][:4]:
                 out.append("| %s | %s |" % (r["pair"], " | ".join(
                     s[k].replace("|", "\\|") for k in ("source", "reference", "beam 1"))))
+    out += ["", "## What a new user types (not from any corpus), C++ engine\n",
+            "| direction | source | greedy | beam 4 |", "|---|---|---|---|"]
+    for row in typed(model_path, directions, args.heed):
+        out.append("| %s |" % " | ".join(x.replace("|", "\\|") for x in row))
     with open(os.path.join(HERE, "cards", args.name + ".md"), "w") as f:
         f.write("\n".join(out) + "\n")
     print("\n".join(out))
