@@ -14,8 +14,8 @@ import argparse
 import json
 import os
 import re
-import subprocess
 
+from evaluate import run_engine
 from make_card import HERE, count_lines, header, training_facts
 
 SOURCES = {
@@ -61,12 +61,9 @@ def typed(model_path, directions, heed):
     rows = []
     for direction in directions:
         src, to = direction.split("-")
-        outs = []
-        for beam in (1, 4):
-            r = subprocess.run([heed, "translate", "-m", model_path, "--no-split", "--to", to,
-                                "--beam", str(beam)], input="\n".join(TYPED[src]) + "\n",
-                               capture_output=True, text=True, check=True)
-            outs.append(r.stdout.split("\n")[:len(TYPED[src])])
+        outs = [run_engine(heed, model_path, TYPED[src], beam, to)[0] for beam in (1, 4)]
+        if any(len(o) != len(TYPED[src]) for o in outs):
+            raise SystemExit("make_multi_card: %s did not translate the %s sentences" % (heed, src))
         rows += [(direction, s, g, b) for s, g, b in zip(TYPED[src], *outs)]
     return rows
 
