@@ -2,6 +2,10 @@
 their first translation, and the example sentences the entries quote ("Where do these plates
 belong?"  - Wohin gehören diese Teller?), which are everyday language.
 
+Nouns (French only): the single-sense nouns of fra-eng and eng-fra, with gender and plural from
+the French hunspell dictionary (hunspell-fr-classical) and the English plural from the Ding
+dictionary (ding.py), put into the short sentences of templates.py ("Le chat est petit.").
+
 dictd format: a .index of (headword, offset, length) in base64 and a gzip'd .dict.dz.
 """
 import gzip
@@ -96,3 +100,73 @@ class Words:
     """The headwords, as a source of their own."""
     PACKAGES = PACKAGES
     pairs = staticmethod(word_pairs)
+
+
+FR_WORD = re.compile(r"^[a-zàâçéèêëîïôûùüÿœæ]{3,15}$")
+EN_NOUN = re.compile(r"^[a-z]{3,15}$")
+HUNSPELL_FR = "usr/share/hunspell/fr.dic"
+HUNSPELL_NOUN = re.compile(r"^([^/\s]+)/(S|X)\.\S* .*\bpo:nom\b.*\bis:(mas|fem)\b")
+
+
+def french_genders(root):
+    """{noun: (gender, plural)} from the French hunspell dictionary (hunspell-fr-classical,
+    Grammalecte/Dicollecte): nouns marked po:nom is:mas/is:fem whose plural flag is S. (+s) or
+    X. (+x); FreeDict's own <n, masc>/<n, fem> notes are not trusted (some are wrong)."""
+    out = {}
+    path = os.path.join(root, HUNSPELL_FR)
+    if os.path.exists(path):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = HUNSPELL_NOUN.match(line)
+                if m and m.group(1) not in out:
+                    out[m.group(1)] = (m.group(3)[0], m.group(1) + m.group(2).lower())
+    return out
+
+
+def single_sense(entry):
+    """(headword, its first translation) when the entry has one sense, else None."""
+    lines = entry.split("\n")
+    if len(lines) < 2 or re.match(r"\s*1\.", lines[1]):
+        return None
+    head = NOTE.sub("", lines[0]).strip()
+    return head, first(NOTE.sub("", lines[1])).split(", ")[0].strip()
+
+
+def french_nouns(root):
+    """Single-sense nouns of fra-eng and eng-fra: one English word, one French word. The gender
+    and plural come from hunspell (french_genders), the English plural from the Ding dictionary
+    (ding.english_plurals): a noun either lacks is dropped."""
+    from . import ding
+    from .templates import Noun, usable_fr
+    plurals, genders = ding.english_plurals(root), french_genders(root)
+    seen, found = set(), []
+    for name, swap in (("fra-eng", False), ("eng-fra", True)):
+        for entry in entries(root, name):
+            pair = single_sense(entry)
+            if not pair:
+                continue
+            word, en = pair[::-1] if swap else pair
+            if not (EN_NOUN.match(en) and FR_WORD.match(word) and word in genders
+                    and en in plurals) or en in seen or word in seen:
+                continue
+            seen.update((en, word))
+            gender, plural = genders[word]
+            noun = Noun(en, plurals[en], word, plural, gender)
+            if usable_fr(noun):
+                found.append(noun)
+    return sorted(found, key=lambda n: n.en)
+
+
+def noun_pairs(root, lang):
+    """French nouns in the template sentences of templates.py, as ding.Nouns does for German."""
+    from .templates import sentences
+    if lang == "fr":
+        yield from sentences(french_nouns(root), "fr", per_noun=4, plural_share=2)
+
+
+class Nouns:
+    """French nouns with gender in template sentences (the Ding dictionary gives the English
+    plurals, so trans-de-en is read too)."""
+    PACKAGES = {"fr": ["dict-freedict-fra-eng", "dict-freedict-eng-fra", "trans-de-en",
+                       "hunspell-fr-classical"]}
+    pairs = staticmethod(noun_pairs)

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Tests of the corpus sources that need no download: the noun templates' agreement (German
+article, case and gender; French elision, gender and number; English a/an), the Ding line
+parser, the Fluent and Qt catalog readers, and the synthetic copy pairs (deterministic, the
+token copied on both sides)."""
+import os
+import random
+import struct
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
+from sources import copy_pairs, ding, games, templates, ui  # noqa: E402
+from sources.templates import Noun  # noqa: E402
+
+FAILED = []
+
+
+def check(what, got, want):
+    if got != want:
+        FAILED.append(what)
+        print("FAIL %s: got %r, want %r" % (what, got, want))
+
+
+def fill(noun, lang, template):
+    return templates.fill(template, noun, lang, random.Random(0))
+
+
+def main():
+    dog = Noun("dog", "dogs", "Hund", "Hunde", "m")
+    cat = Noun("cat", "cats", "Katze", "Katzen", "f")
+    house = Noun("house", "houses", "Haus", "Häuser", "n")
+    apple = Noun("apple", "apples", "Apfel", "Äpfel", "m")
+    see = ("I see the {n}.", "Ich sehe {def.acc}.", "Je vois {def}.")
+    have = ("I have {a}.", "Ich habe {indef.acc}.", "J'ai {indef}.")
+    under = ("It is under the {n}.", "Es ist unter {def.dat}.", "C'est sous {def}.")
+    check("de acc m", fill(dog, "de", see), ("I see the dog.", "Ich sehe den Hund."))
+    check("de acc f", fill(cat, "de", see)[1], "Ich sehe die Katze.")
+    check("de acc n", fill(house, "de", see)[1], "Ich sehe das Haus.")
+    check("de indef acc m", fill(dog, "de", have)[1], "Ich habe einen Hund.")
+    check("de indef acc n", fill(house, "de", have)[1], "Ich habe ein Haus.")
+    check("de dat f", fill(cat, "de", under)[1], "Es ist unter der Katze.")
+    check("en an", fill(apple, "de", have)[0], "I have an apple.")
+    check("de mixed adjective", templates.de_phrase(dog, "indef", "acc", "rot"), "einen roten Hund")
+    check("de weak adjective", templates.de_phrase(house, "def", "nom", "rot"), "das rote Haus")
+    check("de strong-ish n", templates.de_phrase(house, "indef", "nom", "rot"), "ein rotes Haus")
+    check("de kein", templates.de_phrase(cat, "kein", "acc"), "keine Katze")
+    check("weak masculine left out", templates.usable_de(Noun("boy", "boys", "Junge", "Jungen",
+                                                               "m")), False)
+    arbre = Noun("tree", "trees", "arbre", "arbres", "m")
+    ecole = Noun("school", "schools", "école", "écoles", "f")
+    maison = Noun("house", "houses", "maison", "maisons", "f")
+    check("fr elision", templates.fr_phrase(arbre, "def"), "l'arbre")
+    check("fr cet", templates.fr_phrase(arbre, "ce"), "cet arbre")
+    check("fr mon before vowel", templates.fr_phrase(ecole, "mon"), "mon école")
+    check("fr ma", templates.fr_phrase(maison, "mon"), "ma maison")
+    check("fr colour agreement", templates.fr_phrase(maison, "indef", colour=templates.COLOURS[2]),
+          "une maison blanche")
+    check("fr nouvel", templates.fr_phrase(arbre, "indef", before=templates.BEFORE[1]),
+          "un nouvel arbre")
+    check("fr adjective plural f", templates.fr_adjective(templates.ADJECTIVES[0], "f", True),
+          "petites")
+    check("fr plural", [templates.fr_plural(w) for w in ("chat", "bateau", "journal", "nez")],
+          ["chats", "bateaux", "journaux", "nez"])
+    plural = ("The {ns} are {adj}.", "Die {PL} sind {adj}.", "Les {pl} sont {adj}.")
+    en, fr = templates.fill(plural, maison, "fr", random.Random(0), plural=True)
+    adj = [a for a in templates.ADJECTIVES if en.endswith(" %s." % a[0])][0]
+    check("fr plural sentence", fr, "Les maisons sont %s." % adj[5])
+    got = list(templates.sentences([dog, cat, house], "de"))
+    check("templates deterministic", got, list(templates.sentences([dog, cat, house], "de")))
+    check("templates end with punctuation", all(s[-1] in ".?" and t[-1] in ".?" for s, t in got),
+          True)
+
+    with tempfile.TemporaryDirectory() as root:
+        path = os.path.join(root, ding.PATH)
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w") as f:
+            f.write("# comment\nEichhörnchen {n} [zool.] | Eichhörnchen {pl} | Das Eichhörnchen "
+                    "klettert auf den Baum. :: squirrel | squirrels | The squirrel climbs the "
+                    "tree.\njdn. ärgern {vt} | Er ärgert jdn. :: to annoy sb. | He annoys sb.\n")
+        check("ding examples", list(ding.example_pairs(root, "de")),
+              [("The squirrel climbs the tree.", "Das Eichhörnchen klettert auf den Baum.")])
+        check("ding nouns", [n[:5] for n in ding.noun_entries(root)],
+              [("squirrel", "squirrels", "Eichhörnchen", "Eichhörnchen", "n")])
+        qm = os.path.join(root, "t.qm")
+        src, tr = "Find the duck".encode("utf-8"), "Finde die Ente".encode("utf-16-be")
+        record = (b"\x03" + struct.pack(">I", len(tr)) + tr + b"\x06" + struct.pack(">I", len(src))
+                  + src + b"\x01")
+        with open(qm, "wb") as f:
+            f.write(b"\0" * 16 + b"\x69" + struct.pack(">I", len(record)) + record)
+        check("qm", list(games.qm_messages(qm)), [("Find the duck", "Finde die Ente")])
+    ftl = "a = One\nb = Two { $n }\nc =\n    .label = Open\nd =\n    multi\n    line\n"
+    check("ftl", ui.ftl_messages(ftl), {"a": "One", "c.label": "Open"})
+
+    train = [("Version 12 of Firefox is out.", "Version 12 von Firefox ist da."),
+             ("Call Anna now.", "Ruf jetzt Anna an."), ("No token here.", "Kein Token hier.")]
+    made = copy_pairs.make(train, "de", 2)
+    check("copy deterministic", made, copy_pairs.make(train, "de", 2))
+    check("copy count", len(made), 2)
+    english = " ".join(s for s, _ in train).split()
+    for s, t in made:
+        new = [w.rstrip(".") for w in s.split() if w not in english]
+        check("copy: the new token on both sides", len(new) == 1 and new[0] in t, True)
+    print("corpus_sources_test: %d failed" % len(FAILED))
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
