@@ -9,6 +9,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,14 +75,16 @@ async function wasmTranslation() {
 
 /**
  * The other engines on the same model and sentences, greedy, one sentence at a time, each run in
- * its own process with Heed beside it (bench/ort, bench/bergamot): their words/s
- * and Heed's speed over theirs from alternating rounds of that run. Skipped, saying why, when
- * not installed.
+ * its own process with Heed beside it (bench/ort, bench/bergamot), like with like: Heed int8
+ * against the other engine's int8, Heed f32 against its float32. Their words/s and Heed's speed
+ * over theirs (the Heed of the same compute, alternating rounds of that run). Skipped, saying
+ * why, when not installed.
  */
 function others() {
   const ort = path.join(ROOT, 'bench', 'ort');
   console.log(
-    `\n${pad('other engines, one sentence at a time', 48)} ${'w/s'.padStart(9)}  Heed / it`,
+    `\n${pad('other engines, greedy, one sentence at a time', 62)} ${'w/s'.padStart(9)}` +
+      `  Heed / it, same compute`,
   );
   if (
     !existsSync(path.join(ort, 'node_modules', 'onnxruntime-web')) ||
@@ -98,17 +101,23 @@ function others() {
         [path.join(ort, 'bench.mjs'), '--json', '--skip-gemm', '--rounds', '5'],
         { encoding: 'utf8', cwd: ROOT },
       );
-      const rows = JSON.parse(
+      const { load, rounds, rows, agreement } = JSON.parse(
         out
           .split('\n')
           .find((l) => l.startsWith('JSON '))
           .slice(5),
       );
-      for (const r of rows)
+      console.log(
+        `  onnxruntime-web (bench/ort/bench.mjs, ${rounds} rounds; load average ${load.start} ` +
+          `at its start, ${load.end} at its end):`,
+      );
+      for (const r of rows) {
+        const same = r.heed ? '' : `, greedy ids = Heed's ${agreement[r.name]}/${SENTENCES.length}`;
         console.log(
-          `  ${pad(r.name, 46)} ${num(r.wordsPerSecond)}  ` +
-            `${r.name.startsWith('Heed') ? '' : `${r.heedOverIt.toFixed(2)}×`}`,
+          `  ${pad(`${r.compute}: ${r.name}`, 60)} ${num(r.wordsPerSecond)}  ` +
+            `${r.heed ? '' : `${r.heedOverIt.toFixed(2)}×`}${same}`,
         );
+      }
     } catch (e) {
       console.log(`  onnxruntime-web: bench/ort/bench.mjs failed: ${e.message.split('\n')[0]}`);
     }
@@ -134,6 +143,7 @@ function bergamot() {
     return;
   }
   try {
+    const loadBefore = loadAverage();
     const out = execFileSync(
       process.execPath,
       [path.join(dir, 'bench.mjs'), '--json', '--node-only', '--rounds', '5', '--agreement', '16'],
@@ -145,19 +155,25 @@ function bergamot() {
         .find((l) => l.startsWith('JSON '))
         .slice(5),
     );
+    console.log(
+      `  Bergamot (bench/bergamot/bench.mjs --node-only, 5 rounds; load average ${loadBefore} ` +
+        `at its start, ${loadAverage()} at its end):`,
+    );
     const model = 'en-fr-marian';
     for (const beam of [1, 4])
-      for (const compute of ['f32', 'int8']) {
+      for (const compute of ['int8', 'f32']) {
         const find = (engine) =>
           node.configs.find(
             (c) => c.engine === engine && c.compute === compute && c.beam === beam && !c.batch,
           );
         const h = find('heed');
         const b = find('bergamot');
-        const what = `${beam === 1 ? 'greedy' : 'beam 4'}, ${compute}, ${model}`;
-        console.log(`  ${pad(`Heed, ${what}`, 46)} ${num(h.wordsPerSecond)}`);
+        const what = `${beam === 1 ? 'greedy' : 'beam 4'}, ${model}`;
         console.log(
-          `  ${pad(`Bergamot, ${what}`, 46)} ${num(b.wordsPerSecond)}  ` +
+          `  ${pad(`${compute}: Heed ${compute}, ${what}`, 60)} ${num(h.wordsPerSecond)}`,
+        );
+        console.log(
+          `  ${pad(`${compute}: Bergamot ${compute}, ${what}`, 60)} ${num(b.wordsPerSecond)}  ` +
             `${(h.wordsPerSecond / b.wordsPerSecond).toFixed(2)}×`,
         );
       }
@@ -269,6 +285,11 @@ async function gemm(config, kernels = [0]) {
   }));
 }
 
+function loadAverage() {
+  return loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' / ');
+}
 function pad(s, n) {
   return String(s).padEnd(n);
 }
@@ -287,7 +308,7 @@ async function main() {
   }
   console.log(
     `model ${path.relative(ROOT, MODEL)}; ${SENTENCES.length} sentences, ${WORDS} words;` +
-      ` node ${process.version}`,
+      ` node ${process.version}; load average ${loadAverage()}`,
   );
   const wasm = await wasmTranslation();
   const c = wasm.config;
@@ -297,7 +318,7 @@ async function main() {
   );
   const nat = flag('--skip-native') ? { error: 'skipped' } : nativeTranslation();
   console.log(
-    `${pad('translation', 34)} ${'WASM w/s'.padStart(9)} ${'native w/s'.padStart(11)}` +
+    `${pad('translation, Heed int8', 34)} ${'WASM w/s'.padStart(9)} ${'native w/s'.padStart(11)}` +
       `  WASM/native`,
   );
   for (const row of wasm.rows) {
@@ -358,11 +379,7 @@ async function main() {
   );
   console.log(
     `(GFLOP/s count 2·M·K·N; int8: weights int8, activations rounded to int16, i32x4.dot_i16x8;` +
-      ` widened: int8 weights converted to f32 in the loop; load average ` +
-      `${(await import('node:os'))
-        .loadavg()
-        .map((x) => x.toFixed(2))
-        .join(' ')})`,
+      ` widened: int8 weights converted to f32 in the loop; load average ${loadAverage()})`,
   );
 }
 
