@@ -109,6 +109,7 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
         for (int r = 0; r < K; ++r) {
             float* lp = logits.data() + std::size_t(r) * V;
             log_softmax(lp, V);
+            ban(lp, cols, opt.banned);
             for (int v = 0; v < V; ++v) lp[v] += live_score[r];  // candidate totals
         }
         // what if: only the forced token may extend a row (its probability stays the model's)

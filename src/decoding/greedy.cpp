@@ -11,6 +11,14 @@ namespace heed {
 
 void log_softmax(float* x, int n) { kernels::log_softmax_row_f32(x, n, x); }
 
+void ban(float* logprobs, const OutputColumns& cols, const std::vector<int>* banned) {
+    if (!banned) return;
+    for (int id : *banned) {
+        const int col = cols.column(id);
+        if (col >= 0 && col < cols.size()) logprobs[col] = -INFINITY;
+    }
+}
+
 void record_top_k(const float* logprobs, int n, int k, StepRecord& rec) {
     k = std::min(k, n);
     std::vector<int> idx(n);
@@ -18,6 +26,7 @@ void record_top_k(const float* logprobs, int n, int k, StepRecord& rec) {
     std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](int a, int b) {
         return logprobs[a] > logprobs[b] || (logprobs[a] == logprobs[b] && a < b);
     });
+    while (k > 0 && logprobs[idx[k - 1]] == -INFINITY) --k;  // why: a banned piece is no candidate
     rec.top_ids.assign(idx.begin(), idx.begin() + k);
     rec.top_probs.resize(k);
     for (int i = 0; i < k; ++i) rec.top_probs[i] = std::exp(logprobs[idx[i]]);
@@ -45,6 +54,7 @@ std::vector<Hypothesis> greedy_search(const Model& model,
             if (done[r]) continue;  // why: finished rows still ride along; their output is unused
             float* lp = logits.data() + std::size_t(r) * V;
             log_softmax(lp, V);
+            ban(lp, cols, opt.banned);
             const bool forced = t < int(opt.forced_prefix.size());
             const int col = forced ? cols.column(opt.forced_prefix[t])
                                    : int(std::max_element(lp, lp + V) - lp);

@@ -27,6 +27,10 @@ struct SearchOptions {
     /// Output shortlist: the logits of these target ids only (each forced id among them);
     /// null = the whole vocabulary. Must outlive the search.
     const OutputLayer* output = nullptr;
+    /// Target ids the search never chooses (ascending; the model's start and control pieces but
+    /// </s>): their log-probability is -inf, so they are neither taken nor listed as candidates.
+    /// Null = none. Must outlive the search.
+    const std::vector<int>* banned = nullptr;
 };
 
 /// The columns of the logits a search scores: the whole vocabulary, or an output layer's ids.
@@ -92,7 +96,12 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
 /// log-softmax of one row of logits in place; returns nothing. (Shared by both searches.)
 void log_softmax(float* logits, int n);
 
-/// Fills `rec.top_ids/top_probs` with the k most probable tokens of a log-prob row.
+/// Sets the log-probability of each of `banned` (target ids; null = none) in one row over
+/// `cols` to -inf. (Shared by both searches.)
+void ban(float* logprobs, const OutputColumns& cols, const std::vector<int>* banned);
+
+/// Fills `rec.top_ids/top_probs` with the k most probable tokens of a log-prob row (never
+/// one whose log-probability is -inf).
 void record_top_k(const float* logprobs, int n, int k, StepRecord& rec);
 
 }  // namespace heed

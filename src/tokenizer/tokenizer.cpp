@@ -205,8 +205,7 @@ Tokenizer Tokenizer::from_bytes(const std::string& model_proto) {
         t.types_.push_back(p.type);
     }
 
-    std::vector<std::pair<std::string_view, int>> matchable;
-    std::vector<std::string> user_symbols;
+    bool has_matchable = false;
     for (std::size_t i = 0; i < n; ++i) {
         const int id = int(i);
         const std::string& text = t.pieces_[i];
@@ -217,14 +216,11 @@ Tokenizer Tokenizer::from_bytes(const std::string& model_proto) {
             case PieceType::Normal:
                 t.min_score_ = std::min(t.min_score_, t.scores_[i]);
                 t.max_score_ = std::max(t.max_score_, t.scores_[i]);
-                matchable.emplace_back(text, id);
+                has_matchable = true;
                 break;
             case PieceType::UserDefined:
-                user_symbols.push_back(text);
-                matchable.emplace_back(text, id);
-                break;
             case PieceType::Unused:
-                matchable.emplace_back(text, id);
+                has_matchable = true;
                 break;
             case PieceType::Unknown:
                 if (t.model_unk_ >= 0)
@@ -251,7 +247,7 @@ Tokenizer Tokenizer::from_bytes(const std::string& model_proto) {
         }
     }
     if (t.model_unk_ < 0) throw Error("Invalid SentencePiece model: it has no unknown piece.");
-    if (matchable.empty()) throw Error("Invalid SentencePiece model: it has no normal pieces.");
+    if (!has_matchable) throw Error("Invalid SentencePiece model: it has no normal pieces.");
     if (ts.byte_fallback &&
         std::find(t.byte_ids_.begin(), t.byte_ids_.end(), -1) != t.byte_ids_.end())
         throw Error(
@@ -262,10 +258,8 @@ Tokenizer Tokenizer::from_bytes(const std::string& model_proto) {
         if (t.reserved_[i].first == t.reserved_[i - 1].first)
             throw Error("Invalid SentencePiece model: piece " + quoted(t.reserved_[i].first) +
                         " is defined twice.");
-    t.trie_.build(std::move(matchable));
-
     t.normalizer_ = Normalizer(m.normalizer_spec, ts.treat_whitespace_as_suffix);
-    t.normalizer_.set_user_defined_symbols(std::move(user_symbols));
+    t.build_matcher();
     if (m.has_denormalizer_spec && !m.denormalizer_spec.precompiled_charsmap.empty()) {
         t.denormalizer_ = Normalizer(m.denormalizer_spec, false);
         t.has_denormalizer_ = true;
@@ -281,6 +275,44 @@ Tokenizer Tokenizer::from_bytes(const std::string& model_proto) {
     const int pad = t.piece_to_id(ts.pad_piece);
     t.pad_id_ = t.is_control(pad) ? pad : -1;
     return t;
+}
+
+void Tokenizer::build_matcher() {
+    std::vector<std::pair<std::string_view, int>> matchable;
+    std::vector<std::string> user_symbols;
+    for (std::size_t i = 0; i < pieces_.size(); ++i) {
+        const PieceType type = types_[i];
+        if (type == PieceType::UserDefined) user_symbols.push_back(pieces_[i]);
+        if (type == PieceType::Normal || type == PieceType::UserDefined ||
+            type == PieceType::Unused)
+            matchable.emplace_back(pieces_[i], int(i));
+    }
+    trie_.build(std::move(matchable));
+    normalizer_.set_user_defined_symbols(std::move(user_symbols));
+}
+
+void Tokenizer::make_control(const std::vector<int>& ids) {
+    bool changed = false;
+    for (const int id : ids) {
+        if (id < 0 || id >= vocab_size())
+            throw Error("Piece id " + std::to_string(id) + " is outside the vocabulary [0, " +
+                        std::to_string(vocab_size()) + ").");
+        PieceType& type = types_[std::size_t(id)];
+        if (type != PieceType::UserDefined && type != PieceType::Unused) continue;
+        type = PieceType::Control;
+        reserved_.emplace_back(pieces_[std::size_t(id)], id);
+        changed = true;
+    }
+    if (!changed) return;
+    std::sort(reserved_.begin(), reserved_.end());
+    build_matcher();
+}
+
+std::vector<int> Tokenizer::control_ids() const {
+    std::vector<int> out;
+    for (std::size_t i = 0; i < types_.size(); ++i)
+        if (types_[i] == PieceType::Control) out.push_back(int(i));
+    return out;
 }
 
 // ---------------------------------------------------------------------------------------------

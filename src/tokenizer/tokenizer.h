@@ -48,6 +48,14 @@ class Tokenizer {
     int pad_id() const { return pad_id_; }
     /// True for control pieces (<s>, </s>, <pad>, ...); false for out-of-range ids.
     bool is_control(int id) const { return has_type(id, PieceType::Control); }
+    /// Makes each of `ids` that is a user-defined or unused piece a control piece: text never
+    /// matches it again (a target-language token such as "<2de>" typed into the text is spelt
+    /// out of ordinary pieces), decode() skips it and is_control() is true. Normal, unknown,
+    /// byte and control pieces are left as they are (a normal piece is ordinary text). Throws
+    /// heed::Error for an id outside the vocabulary.
+    void make_control(const std::vector<int>& ids);
+    /// Every control piece's id (<s>, </s>, <pad>, and those make_control() added), ascending.
+    std::vector<int> control_ids() const;
     /// True for the unknown piece; false for out-of-range ids.
     bool is_unknown(int id) const { return has_type(id, PieceType::Unknown); }
 
@@ -86,6 +94,9 @@ class Tokenizer {
     bool has_type(int id, PieceType t) const {
         return id >= 0 && id < vocab_size() && types_[std::size_t(id)] == t;
     }
+    /// The trie of the pieces text can match, and the normaliser's user-defined symbols, from
+    /// types_.
+    void build_matcher();
     /// Viterbi over the normalized text's lattice, then unk runs merged as sentencepiece.
     std::vector<Span> segment(const std::string& normalized) const;
     template <class Emit>

@@ -1,6 +1,7 @@
 // Directions: parses "heed.languages" once at load, so a translate call only looks up an id.
 #include "translator/directions.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
@@ -69,6 +70,12 @@ Directions Directions::parse(const std::string& languages_json, const Tokenizer&
     return d;
 }
 
+std::vector<int> Directions::start_ids() const {
+    std::vector<int> out{default_start_};
+    for (const auto& entry : starts_) out.push_back(entry.second);
+    return out;
+}
+
 std::string Directions::target(const std::string& to) const {
     start_id(to);  // why: the same refusal for a language the model lacks
     return !to.empty() || starts_.empty() ? to : starts_.front().first;
@@ -80,7 +87,13 @@ int Directions::start_id(const std::string& to) const {
         if (lang == to) return id;
     std::string list;
     for (const std::string& n : names_) list += (list.empty() ? "" : ", ") + n;
-    throw Error("this model cannot translate into '" + to + "'" +
+    // why: `to` comes from the caller; a megabyte of it must not come back in the message
+    std::size_t cut = std::min<std::size_t>(to.size(), 40);
+    while (cut < to.size() && cut > 0 && (static_cast<unsigned char>(to[cut]) & 0xC0) == 0x80)
+        --cut;  // why: never split a UTF-8 character
+    const std::string shown =
+        cut == to.size() ? to : to.substr(0, cut) + "... (" + std::to_string(to.size()) + " bytes)";
+    throw Error("this model cannot translate into '" + shown + "'" +
                 (list.empty() ? std::string(" (it names no languages)")
                               : " (its directions: " + list + ")"));
 }

@@ -25,6 +25,8 @@ class Directions {
     /// The decoder start id for target language `to`; "" = the default direction's. Throws
     /// heed::Error listing the directions when the model cannot translate into `to`.
     int start_id(const std::string& to) const;
+    /// Every start id: each target's, and the default.
+    std::vector<int> start_ids() const;
     /// The target language `to` stands for ("" = the default direction's; "" if none named).
     std::string target(const std::string& to) const;
 

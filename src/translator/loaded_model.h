@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "model/model.h"
 #include "tokenizer/tokenizer.h"
@@ -18,6 +19,9 @@ struct LoadedModel {
     Tokenizer tokenizer;
     std::string metadata_json;  ///< the file's "__metadata__" as a JSON object text
     Directions directions;      ///< from "heed.languages": the directions and their start ids
+    /// Target ids the decoder may never choose: every control piece but </s> (<s>, <pad>, the
+    /// target-language tokens), ascending.
+    std::vector<int> never_emitted;
 };
 
 /// Parses and verifies a model file held in memory; throws heed::Error naming the problem.

@@ -2,6 +2,7 @@
 // turns hypotheses into Translations (text, tokens, probabilities, attention trace).
 #include "translator/translator.h"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <filesystem>
@@ -100,9 +101,16 @@ std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t s
     Directions directions = Directions::parse(
         file.has_metadata("heed.languages") ? file.metadata("heed.languages") : std::string(),
         tokenizer, config.decoder_start_id);
-    return std::unique_ptr<LoadedModel>(
-        new LoadedModel{Model(config, std::move(weights)), std::move(tokenizer),
-                        file.metadata_json(), std::move(directions)});
+    // why: a start piece ("<2de>") is the model's instruction, never the user's text or output
+    std::vector<int> starts = directions.start_ids();
+    starts.push_back(config.decoder_start_id);
+    tokenizer.make_control(starts);
+    std::vector<int> never_emitted;
+    for (int id : tokenizer.control_ids())
+        if (id != config.eos_id) never_emitted.push_back(id);
+    return std::unique_ptr<LoadedModel>(new LoadedModel{
+        Model(config, std::move(weights)), std::move(tokenizer), file.metadata_json(),
+        std::move(directions), std::move(never_emitted)});
 }
 
 std::unique_ptr<LoadedModel> load_model_file(const std::string& path, const LoadOptions& options) {
@@ -180,12 +188,24 @@ void Translator::check_against_model(const TranslateOptions& options) const {
                         "' (models/make_shortlist.py adds one)");
     }
     const ModelConfig& c = loaded_->model.config();
-    for (std::size_t i = 0; i < options.forced_prefix.size(); ++i)
-        if (options.forced_prefix[i] < 0 || options.forced_prefix[i] >= c.vocab_size)
-            throw Error("forcedPrefix[" + std::to_string(i) + "] = " +
-                        std::to_string(options.forced_prefix[i]) +
-                        " is not a target id of this model (0.." + std::to_string(c.vocab_size - 1) +
-                        ")");
+    const std::vector<int>& prefix = options.forced_prefix;
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+        const std::string field =
+            "forcedPrefix[" + std::to_string(i) + "] = " + std::to_string(prefix[i]);
+        if (prefix[i] < 0 || prefix[i] >= c.vocab_size)
+            throw Error(field + " is not a target id of this model (0.." +
+                        std::to_string(c.vocab_size - 1) + ")");
+        const std::vector<int>& never = loaded_->never_emitted;
+        if (std::binary_search(never.begin(), never.end(), prefix[i]))
+            throw Error(field + " is the control piece '" + loaded_->tokenizer.piece(prefix[i]) +
+                        "', which the decoder never emits");
+        if (prefix[i] == c.eos_id && i == 0)
+            throw Error(field + " is </s>: a translation that ends before its first piece is "
+                        "empty (start the prefix with a piece of text)");
+        if (prefix[i] == c.eos_id && i + 1 < prefix.size())
+            throw Error(field + " is </s>, which ends the translation, so nothing may follow it "
+                        "(got " + std::to_string(prefix.size() - i - 1) + " more ids)");
+    }
     const std::vector<HeadAblation>& ablations = options.interventions.ablations;
     for (std::size_t i = 0; i < ablations.size(); ++i) {
         const HeadAblation& a = ablations[i];
@@ -229,10 +249,10 @@ std::vector<int> source_ids(const Tokenizer& tok, const ModelConfig& c, const st
     return ids;
 }
 
-SearchOptions search_options(const TranslateOptions& o, const ModelConfig& c,
-                             const Directions& directions, int src_len) {
+SearchOptions search_options(const TranslateOptions& o, const LoadedModel& m, int src_len) {
+    const ModelConfig& c = m.model.config();
     SearchOptions s;
-    s.start_id = directions.start_id(o.to);
+    s.start_id = m.directions.start_id(o.to);
     s.interventions = &o.interventions;
     s.beam_size = o.beam_size;
     s.max_length = o.max_length > 0 ? o.max_length : 2 * src_len + 10;
@@ -240,6 +260,7 @@ SearchOptions search_options(const TranslateOptions& o, const ModelConfig& c,
     s.max_length = std::max(s.max_length, int(o.forced_prefix.size()) + 1);
     s.max_length = std::min(s.max_length, c.max_positions);
     s.forced_prefix = o.forced_prefix;
+    s.banned = &m.never_emitted;
     s.length_penalty = o.length_penalty;
     s.return_attention = o.return_attention;
     s.top_k = o.top_k;
@@ -395,7 +416,7 @@ std::vector<Translation> Translator::translate_group(std::vector<std::vector<int
             memories.push_back(&p.memory);
             longest = std::max(longest, int(p.ids.size()));
         }
-        SearchOptions so = search_options(options, c, loaded_->directions, longest);
+        SearchOptions so = search_options(options, *loaded_, longest);
         std::vector<const std::vector<int>*> sources;
         for (const Prepared& p : prepared) sources.push_back(&p.ids);
         const std::unique_ptr<OutputLayer> output = shortlist_layer(*loaded_, options, sources);
@@ -404,7 +425,7 @@ std::vector<Translation> Translator::translate_group(std::vector<std::vector<int
         for (std::size_t i = 0; i < prepared.size(); ++i) {
             Hypothesis& h = hyps[i];
             const int own_max =
-                search_options(options, c, loaded_->directions, int(prepared[i].ids.size()))
+                search_options(options, *loaded_, int(prepared[i].ids.size()))
                     .max_length;
             if (int(h.tokens.size()) > own_max) {  // why: same cap as a one-sentence call
                 h.tokens.resize(own_max);
@@ -419,7 +440,7 @@ std::vector<Translation> Translator::translate_group(std::vector<std::vector<int
         }
     } else {
         for (const Prepared& p : prepared) {
-            SearchOptions so = search_options(options, c, loaded_->directions, int(p.ids.size()));
+            SearchOptions so = search_options(options, *loaded_, int(p.ids.size()));
             const std::unique_ptr<OutputLayer> output =
                 shortlist_layer(*loaded_, options, {&p.ids});
             so.output = output.get();
@@ -479,7 +500,7 @@ Translation Translator::translate_one(const std::string& text, const TranslateOp
     p.ids = source_ids(loaded_->tokenizer, c, text);
     p.memory = loaded_->model.encode(p.ids, options.return_attention ? &p.trace : nullptr,
                                      &options.interventions);
-    SearchOptions so = search_options(options, c, loaded_->directions, int(p.ids.size()));
+    SearchOptions so = search_options(options, *loaded_, int(p.ids.size()));
     const std::unique_ptr<OutputLayer> output = shortlist_layer(*loaded_, options, {&p.ids});
     so.output = output.get();
     SearchObserver observer;
