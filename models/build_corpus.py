@@ -13,8 +13,11 @@ Reserved for evaluation, never downloaded here: developers-reference, maint-guid
 debian-handbook, tuxpaint-stamps-default.
 
 Usage: /usr/bin/python3 models/build_corpus.py [--out models/data] [--langs de,fr] [--no-fetch]
-Writes OUT/<source>/en-<lang>.<split>.<en|lang>, OUT/all/en-<lang>.train.* (every source's train
-split, the training data), and OUT/everyday/en-<lang>.test.* (the held-out everyday check).
+Writes OUT/<source>/en-<lang>.<split>.<en|lang>, OUT/copy/en-<lang>.train.* (synthetic copy pairs
+made from the train split only, sources/copy_pairs.py), OUT/all/en-<lang>.train.* (every source's
+train split, everyday sources repeated REPEAT times, and the copy pairs: the training data),
+OUT/everyday/en-<lang>.test.* (the held-out everyday check), OUT/licences.txt (each source's
+packages and the licences their copyright files name) and OUT/packages.txt (versions).
 """
 import argparse
 import collections
@@ -25,15 +28,26 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sources import (ddtp, debian_reference, freedict, gettext_catalogs,  # noqa: E402
-                     gnome_help, libreoffice_help, wesnoth)
+from sources import (cldr, ddtp, debian_reference, ding, freedict, games,  # noqa: E402
+                     gettext_catalogs, gnome_help, libreoffice_help, manpages, ui,
+                     wesnoth)
+from sources import copy_pairs, licences  # noqa: E402
 from sources.common import clean  # noqa: E402
 
 # Order matters: a pair whose English side an earlier source already gave is a duplicate.
 SOURCES = [("ddtp", ddtp), ("libreoffice_help", libreoffice_help), ("gnome_help", gnome_help),
            ("debian_reference", debian_reference), ("gettext", gettext_catalogs),
            ("wesnoth", wesnoth), ("freedict_examples", freedict.Examples),
-           ("freedict_words", freedict.Words)]
+           ("freedict_words", freedict.Words), ("ding_examples", ding.Examples),
+           ("ding_nouns", ding.Nouns), ("freedict_nouns", freedict.Nouns), ("cldr", cldr),
+           ("games", games), ("libreoffice_ui", ui.LibreOffice), ("mozilla", ui.Mozilla),
+           ("manpages", manpages)]
+# Everyday sources are short and few beside documentation: their train split is repeated this many
+# times in all/ (the file train.py reads, every line once an epoch), so training sees them. The
+# source's own files are written once.
+REPEAT = {"de": {"ding_examples": 2, "ding_nouns": 1, "cldr": 3},
+          "fr": {"freedict_nouns": 3, "cldr": 3}}
+COPY_SHARE = 0.04  # synthetic copy pairs, as a share of the train split (sources/copy_pairs.py)
 RESERVED = {"developers-reference", "maint-guide", "debian-handbook", "tuxpaint-stamps-default"}
 MAX_WORDS = 60  # why: long pairs cost quadratic attention and rarely align cleanly
 CHECKSUMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus.sha256")
@@ -116,7 +130,7 @@ def build(out, root, lists, lang):
     write_pairs(os.path.join(out, "everyday"), pair + ".test", lang, everyday)
     held = {s for s, _ in everyday}
     print("%s everyday (wesnoth-httt, held out): %d pairs" % (pair, len(everyday)), file=sys.stderr)
-    seen, train = set(), []
+    seen, train, originals = set(), [], []
     for name, module in SOURCES:
         rows = {"train": [], "dev": [], "test": []}
         dropped = collections.Counter()
@@ -133,14 +147,21 @@ def build(out, root, lists, lang):
         for part, r in rows.items():
             r.sort()
             write_pairs(os.path.join(out, name), "%s.%s" % (pair, part), lang, r)
-        train += rows["train"]
+        train += rows["train"] * REPEAT.get(lang, {}).get(name, 1)
+        originals += rows["train"]
         kept = sum(len(r) for r in rows.values())
         print("%s %-17s kept %7d (train %d dev %d test %d), dropped %d: %s" % (
             pair, name, kept, len(rows["train"]), len(rows["dev"]), len(rows["test"]),
             sum(dropped.values()), ", ".join("%s %d" % kv for kv in dropped.most_common())),
             file=sys.stderr)
+    synthetic = copy_pairs.make(originals, lang, int(len(originals) * COPY_SHARE))
+    write_pairs(os.path.join(out, "copy"), pair + ".train", lang, synthetic)
+    print("%s %-17s kept %7d (train only, from %d train pairs)" % (
+        pair, "copy (synthetic)", len(synthetic), len(originals)), file=sys.stderr)
+    train += synthetic
     write_pairs(os.path.join(out, "all"), pair + ".train", lang, train)
-    print("%s all sources: train %d" % (pair, len(train)), file=sys.stderr)
+    print("%s all sources: train %d (%d distinct pairs before repeats and copies)" % (
+        pair, len(train), len(originals)), file=sys.stderr)
 
 
 def compare_checksums(out):
@@ -179,6 +200,8 @@ def main():
         f.write("".join("%s %s\n" % kv for kv in sorted(versions.items())))
     for lang in langs:
         build(args.out, root, lists, lang)
+    with open(os.path.join(args.out, "licences.txt"), "w") as f:
+        f.write(licences.report(root, [(n, packages_of(m, langs)) for n, m in SOURCES]))
     compare_checksums(args.out)
 
 

@@ -11,8 +11,19 @@ KNOWN = re.compile(r"\b(GPL-?[23](?:\+| or later)?|LGPL-?[23](?:\.1)?\+?|GNU (?:
                    r"Expat|public domain|AGPL-3\.0\+?)", re.I)
 
 
+def main_licence(text):
+    """The License: of the DEP-5 paragraph "Files: *" (the package as a whole), or None."""
+    for para in re.split(r"\n\s*\n", text):
+        if re.search(r"^Files:\s*\*\s*$", para, re.M):
+            m = re.search(r"^License:\s*(.+)$", para, re.M)
+            if m:
+                return m.group(1).strip()
+    return None
+
+
 def licences_of(root, package):
-    """(licence names, note) for one package, from its copyright file."""
+    """(licence names, note) for one package, from its copyright file; for a DEP-5 file the
+    licence of "Files: *" comes first, marked (main)."""
     doc = os.path.join(root, "usr/share/doc", package)
     path = os.path.join(doc, "copyright")
     if not os.path.isfile(path):
@@ -27,6 +38,9 @@ def licences_of(root, package):
         name = m.group(1).strip()
         if name not in found:
             found.append(name)
+    main = main_licence(text) if dep5 else None
+    if main:
+        found = ["%s (main)" % main] + [x for x in found if x != main]
     if not found:
         for m in KNOWN.finditer(text):
             name = re.sub(r"\s+", " ", m.group(1))
