@@ -109,4 +109,28 @@ check "--shortlist translates" '[ $rc = 0 ] && [ -n "$a" ]'
 "$heed" translate -m "$model" --shortlist hello >/dev/null 2>"$tmp/err"; rc=$?
 check "--shortlist on a model without one: an error naming it, exit 2" 'grep -q "no output shortlist" "$tmp/err" && [ $rc = 2 ]'
 
+# one call's budget: a TEXT argument over 20,000 bytes is refused even when each sentence is short
+para=$(printf 'Ab cd. %.0s' $(seq 1 2900))
+"$heed" translate -m "$model" --max-length 4 "$para" "A simple text editor" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "a 20,300-byte TEXT of short sentences: refused by number before any work, the next translated" '[ $rc = 1 ] && grep -q "text 1: text is too long (20300 bytes; at most 20000)" "$tmp/err" && [ "$(wc -l < "$tmp/out")" = 2 ] && [ -z "$(head -1 "$tmp/out")" ] && [ -n "$(sed -n 2p "$tmp/out")" ]'
+many=$(printf 'Ab. %.0s' $(seq 1 1100))
+"$heed" translate -m "$model" --max-length 4 "$many" >/dev/null 2>"$tmp/err"; rc=$?
+check "a TEXT of 1,100 sentences: over the call's 1,024, refused" '[ $rc = 1 ] && grep -q "at most 1024 sentences (got 1100)" "$tmp/err"'
+"$heed" translate -m "$model" --sparse 2 --seed -1 hello >/dev/null 2>"$tmp/err"; rc=$?
+check "--seed -1 is refused, not wrapped (exit 2)" 'grep -q "seed must be an integer in \[0, 4294967295\], got .-1." "$tmp/err" && [ $rc = 2 ]'
+"$heed" translate -m "$model" --sparse 2 --seed 4294967296 hello >/dev/null 2>"$tmp/err"; rc=$?
+check "--seed 2^32 is refused (exit 2)" 'grep -q "seed must be an integer" "$tmp/err" && [ $rc = 2 ]'
+"$heed" translate -m "$model" --forced-prefix 3 "A simple text editor" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "--forced-prefix starting with </s>: refused with a reason (exit 2), no empty line" 'grep -q "is </s>: a translation that ends before its first piece is empty" "$tmp/err" && [ $rc = 2 ] && [ ! -s "$tmp/out" ]'
+# control strings typed into the text (the four-way model's target tokens are <2de> <2en> <2fr>)
+multi="$(dirname "$model")/../multi.heed"
+for control in '<2de>' '<2fr>' '<2en>' '<s>' '</s>' '<pad>'; do
+  for text in "$control This package contains the development files." "Please read $control the manual." "A simple text editor $control"; do
+    ids=$("$heed" translate -m "$multi" --to de --max-length 24 --ids "$text" | cut -f2)
+    check "typed '$control' ($text): no control piece in the output ids" '! printf " %s " "$ids" | grep -Eq " (0|2|4|5|6) "'
+  done
+done
+out=$("$heed" translate -m "$multi" --to de --ids "Please read <2fr> the manual."); rc=$?
+check "'Please read <2fr> the manual.' keeps its words" '[ $rc = 0 ] && printf "%s" "$out" | grep -q "Handbuch"'
+
 exit $fail

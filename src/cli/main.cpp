@@ -2,6 +2,7 @@
 // all work goes through translator/translator.h.
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -78,6 +79,19 @@ float parse_float(const std::string& flag, const std::string& v) {
     throw Error(flag + " expects a number, got '" + v + "'");
 }
 
+/// A seed: an integer in [0, 4294967295] (no sign, no wrapping).
+std::uint32_t parse_seed(const std::string& flag, const std::string& v) {
+    std::size_t used = 0;
+    long long seed = -1;
+    try {
+        seed = std::stoll(v, &used);
+    } catch (...) {
+    }
+    if (v.empty() || used != v.size() || seed < 0 || seed > 4294967295ll)
+        throw Error(flag + ": the seed must be an integer in [0, 4294967295], got '" + v + "'");
+    return std::uint32_t(seed);
+}
+
 /// "enc:2:1" or "cross:0:3:mean" -> a head ablation (block enc | dec | cross, layer, head).
 heed::HeadAblation parse_ablation(const std::string& v) {
     std::vector<std::string> parts(1);
@@ -113,18 +127,7 @@ heed::LinearAttention parse_linear(const std::string& v) {
     else if (parts[0] == "favor" && (parts.size() == 2 || parts.size() == 3)) {
         l.kind = heed::LinearKind::Favor;
         l.features = parse_int("--linear (features)", parts[1]);
-        if (parts.size() == 3) {
-            std::size_t used = 0;
-            long long seed = -1;
-            try {
-                seed = std::stoll(parts[2], &used);
-            } catch (...) {
-            }
-            if (used != parts[2].size() || parts[2].empty() || seed < 0 || seed > 4294967295ll)
-                throw Error("--linear: the seed must be an integer in [0, 4294967295], got '" +
-                            parts[2] + "'");
-            l.seed = std::uint32_t(seed);
-        }
+        if (parts.size() == 3) l.seed = parse_seed("--linear", parts[2]);
     } else {
         throw Error("--linear expects favor:FEATURES[:SEED], elu or none, got '" + v + "'");
     }
@@ -155,7 +158,7 @@ Args parse_args(int argc, char** argv) {
             sp.enabled = true;
             sp.random_blocks = parse_int(s, value());
         } else if (s == "--seed")
-            a.options.interventions.sparse.seed = std::uint32_t(parse_int(s, value()));
+            a.options.interventions.sparse.seed = parse_seed(s, value());
         else if (s == "--linear") a.options.interventions.linear = parse_linear(value());
         else if (s == "--costs") a.costs = true;
         else if (s == "--shortlist") a.options.shortlist = true;
@@ -263,12 +266,13 @@ void note_caps(const Args& a, const heed::Translator& tr) {
 /// stderr); a sentence cut at the length limit is translated and noted on stderr.
 bool translate_one(const Args& a, const heed::Translator& tr, const std::string& text,
                    const std::string& where, heed::cli::AttentionFile* attention) {
-    std::vector<heed::TextSpan> spans = heed::split_sentences(text);
-    if (!a.options.split || spans.size() <= 1) spans = {{0, text.size()}};  // why: a blank text gets the engine's message
-    const std::size_t n = spans.size();
+    std::vector<heed::TextSpan> spans;
+    std::size_t n = 0;
     auto sentence = [&](std::size_t i) { return text.substr(spans[i].begin, spans[i].end - spans[i].begin); };
     auto in = [&](std::size_t i) { return n == 1 ? where : where + ", sentence " + std::to_string(i + 1) + " of " + std::to_string(n); };
     try {
+        spans = heed::split_call({text}, a.options.split)[0];  // why: the call's budget first
+        n = spans.size();
         std::vector<heed::Translation> done;
         for (std::size_t first = 0; first < n; first += 64) {  // why: under the batch limits
             std::vector<std::string> chunk;

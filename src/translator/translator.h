@@ -13,6 +13,7 @@
 #include "model/attention_cost.h"
 #include "model/explanation.h"
 #include "model/interventions.h"
+#include "translator/call_budget.h"
 
 namespace heed {
 
@@ -181,12 +182,14 @@ private:
 /// calls it once before reading any input).
 void check_options(const TranslateOptions& options);
 
-/// Longest text accepted, in bytes; longer input is rejected with a message.
-constexpr std::size_t kMaxTextBytes = 20000;
+/// Longest text accepted, in bytes; longer input is rejected with a message (call_budget.h).
+constexpr std::size_t kMaxTextBytes = kCallLimits.text_bytes;
 
 /// Most texts in one translate_batch() call, and most source pieces in all of them: they bound
-/// the memory of one batch (encoder outputs, KV caches, traces).
-constexpr std::size_t kMaxBatchTexts = 256;
+/// the memory of one batch (encoder outputs, KV caches, traces). Callers that split texts send
+/// at most 64 sentences per batch, so the pieces limit (64 × 250 < 16,384) never cuts a call
+/// that split_call() accepted.
+constexpr std::size_t kMaxBatchTexts = kCallLimits.texts;
 constexpr std::size_t kMaxBatchPieces = 16384;
 
 /// Largest model file accepted, in bytes (1 GiB); a bigger one is refused before it is read.
