@@ -1,6 +1,7 @@
 // The attention lab over plain arrays: converts to matrices, calls ops/, converts back.
 #include "translator/attention_lab.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -13,10 +14,16 @@
 namespace heed {
 namespace {
 
-/// A [rows, cols] array as a matrix (a [n] array becomes [n]'s vector via vec()).
+/// A [rows, cols] array as a matrix (a [n] array becomes [n]'s vector via vec()), each side at
+/// most kLabMaxSize.
 Mat mat(const Array& a, const char* name) {
     if (a.shape.size() != 2 || a.data.size() != a.shape[0] * a.shape[1])
         throw Error(std::string(name) + " must be a [rows, cols] matrix");
+    // why: the weights are [Lq, Lk]; 50,000 rows would ask for 10 GB
+    if (a.shape[0] > kLabMaxSize || a.shape[1] > kLabMaxSize)
+        throw Error(std::string(name) + " is [" + std::to_string(a.shape[0]) + ", " +
+                    std::to_string(a.shape[1]) + "]: the lab takes at most " +
+                    std::to_string(kLabMaxSize) + " rows and columns");
     Mat m = Mat::from_shape({a.shape[0], a.shape[1]});  // [rows, cols]
     std::copy(a.data.begin(), a.data.end(), m.begin());
     return m;
@@ -56,9 +63,15 @@ LabResult lab_linear_attention(const Array& q, const Array& k, const Array& v, b
     return result_of(linear_attention(mat(q, "q"), mat(k, "k"), mat(v, "v"), causal));
 }
 
-LabPositions lab_positions(int length, int d_model) {
+LabPositions lab_positions(int length, int d_model, bool with_similarity) {
+    if (std::size_t(std::max(length, 0)) > kLabMaxSize ||
+        std::size_t(std::max(d_model, 0)) > kLabMaxSize)
+        throw Error("sinusoidal positions: length and d_model must be at most " +
+                    std::to_string(kLabMaxSize));
     const Mat pe = sinusoidal_positions(length, d_model);  // [L, D]
-    return {to_array(pe), to_array(position_similarity(pe))};
+    LabPositions out{to_array(pe), {}};
+    if (with_similarity) out.similarity = to_array(position_similarity(pe));  // [L, L]
+    return out;
 }
 
 }  // namespace heed

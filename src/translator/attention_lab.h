@@ -3,6 +3,7 @@
 // (translator.h); the arithmetic is ops/attention's attend_head, as in the forward pass.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -10,6 +11,10 @@
 #include "ops/attention_kinds.h"
 
 namespace heed {
+
+/// Most rows and columns of any lab matrix (and the positions' length and d_model): the
+/// weights [Lq, Lk] then stay within 64 MB.
+constexpr std::size_t kLabMaxSize = 4096;
 
 /// A mask description in plain data (ops/attention.h AttentionMask).
 struct LabMask {
@@ -43,6 +48,8 @@ LabResult lab_linear_attention(const Array& q, const Array& k, const Array& v, b
 struct LabPositions {
     Array positions, similarity;
 };
-LabPositions lab_positions(int length, int d_model);
+/// The similarity costs L²·D: it is computed only when `with_similarity` (else left empty).
+/// Throws heed::Error beyond kLabMaxSize.
+LabPositions lab_positions(int length, int d_model, bool with_similarity);
 
 }  // namespace heed
