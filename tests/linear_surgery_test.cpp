@@ -8,6 +8,7 @@
 #include <random>
 
 #include "model/attention_cost.h"
+#include "model/linear_surgery.h"
 #include "model/model.h"
 #include "ops/attention.h"
 #include "ops/linear_attention.h"
@@ -446,6 +447,59 @@ TEST(LinearSurgery, BeamSearchRunsWithRunningSums) {
         float total = 0;
         for (std::size_t j = 0; j < S; ++j) total += cross.data[i + j];
         EXPECT_NEAR(total, 1.0f, 1e-4);
+    }
+}
+
+// The decoder's implied self-attention weights (trace only) come from each key's features
+// computed once and kept with its row (reordered with the beam): the count of computed feature
+// rows grows as steps × heads, not as the square of the steps, and the weights equal the
+// whole-key-set formula (one stabiliser over all keys) at every step.
+TEST(LinearSurgery, DecoderTraceComputesEachKeysFeaturesOnce) {
+    heed::ModelConfig c;
+    c.d_model = 16;
+    c.heads = 2;
+    c.decoder_layers = 1;
+    const int D = c.d_model, H = c.heads, Dh = c.head_dim(), T = 12, R = 2;
+    for (LinearKind kind : {LinearKind::Favor, LinearKind::Elu}) {
+        heed::LinearAttention lin;
+        lin.kind = kind;
+        lin.features = 32;
+        lin.seed = 5;
+        const float scale = 1.0f / std::sqrt(float(Dh));
+        heed::LinearDecoder dec(c, lin, scale, R);
+        const Mat omega = heed::favor_projection(lin, AttentionBlock::DecoderSelf, 0, Dh);
+        const Mat qkv = random_mat(T * R, 3 * D, 11, 0.7f);  // per step and row: Q | K | V
+        std::vector<std::vector<float>> kv(R, std::vector<float>(std::size_t(T) * 2 * D));
+        std::vector<float> out(D), trace(std::size_t(H) * T);
+        for (int t = 0; t < T; ++t) {
+            if (t == 5) {  // a beam step: both rows continue row 1
+                dec.reorder({1, 1});
+                kv[0] = kv[1];
+            }
+            for (int r = 0; r < R; ++r) {
+                const float* x = qkv.data() + std::size_t(t * R + r) * 3 * D;
+                std::copy(x + D, x + 3 * D, kv[r].data() + std::size_t(t) * 2 * D);
+                dec.self_step(0, r, x, out.data());
+                dec.self_trace(0, r, x, kv[r].data(), t + 1, 2 * D, trace.data());
+                for (int h = 0; h < H; ++h) {  // the reference: every key's features afresh
+                    heed::LinearHeadAttention a = heed::linear_head_template(
+                        lin, kind == LinearKind::Favor ? &omega : nullptr, scale);
+                    a.q = {x + h * Dh, 1, Dh, 3 * D};
+                    a.k = {kv[r].data() + h * Dh, t + 1, Dh, 2 * D};
+                    a.v = a.k;
+                    const int rf = heed::feature_count(a);
+                    std::vector<float> qf(rf), kf(std::size_t(t + 1) * rf), want(t + 1);
+                    heed::linear_query_features(a, qf.data());
+                    heed::linear_key_features(a, kf.data(), nullptr);
+                    heed::linear_implied_weights(a, qf.data(), kf.data(), want.data());
+                    EXPECT_TRUE(heed::test::allclose(trace.data() + std::size_t(h) * (t + 1),
+                                                     want.data(), std::size_t(t + 1), 1e-4, 1e-6))
+                        << "step " << t << " row " << r << " head " << h;
+                }
+            }
+        }
+        // each key of each row and head once (the reorder copies features, it computes none)
+        EXPECT_EQ(dec.key_features_computed(), std::size_t(T) * R * H);
     }
 }
 

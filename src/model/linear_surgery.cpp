@@ -101,18 +101,47 @@ void LinearDecoder::self_step(int layer, int row, const float* qkv, float* out) 
     }
 }
 
-void LinearDecoder::self_trace(int layer, const float* q, const float* keys, int count, int stride,
-                               float* trace) {
+void LinearDecoder::self_trace(int layer, int row, const float* q, const float* keys, int count,
+                               int stride, float* trace) {
+    if (trace_keys_.empty()) trace_keys_.assign(layers_, std::vector<TraceKeys>(rows_));
+    TraceKeys& cache = trace_keys_[layer][row];
     LinearHeadAttention a = head(AttentionBlock::DecoderSelf, layer);
+    // the keys not seen yet (one per step), each head's features once
+    for (int j = int(cache.shift.size()) / heads_; j < count; ++j) {
+        for (int h = 0; h < heads_; ++h) {
+            a.k = {keys + std::size_t(j) * stride + h * dh_, 1, dh_, stride};  // [1, Dh]
+            cache.features.resize(cache.features.size() + std::size_t(r_));
+            float* phi = cache.features.data() + cache.features.size() - r_;  // [r]
+            float shift = 0.0f;
+            if (a.kind == FeatureKind::Favor) {
+                favor_log_features(a.k, *a.omega, a.scale, phi);
+                shift = max_of(phi, std::size_t(r_));
+                exp_features(phi, std::size_t(r_), r_, shift);
+            } else {
+                elu_features(a.k, phi);
+            }
+            cache.shift.push_back(shift);
+            ++key_features_computed_;
+        }
+    }
+    // why: w_j ∝ φ(q)ᵀφ(k_j)·exp(shift_j − max shift): one common factor, as one global shift
     for (int h = 0; h < heads_; ++h) {
-        a.q = {q + h * dh_, 1, dh_, heads_ * dh_};   // [1, Dh]
-        a.k = {keys + h * dh_, count, dh_, stride};  // [t+1, Dh]
-        a.v = {keys + h * dh_, count, dh_, stride};  // unused: only the weights are wanted
-        scratch_.resize(std::size_t(1 + count) * r_);
-        linear_query_features(a, scratch_.data());
-        linear_key_features(a, scratch_.data() + r_, nullptr);
-        linear_implied_weights(a, scratch_.data(), scratch_.data() + r_,
-                               trace + std::size_t(h) * count);
+        a.q = {q + h * dh_, 1, dh_, heads_ * dh_};  // [1, Dh]
+        linear_query_features(a, feat_.data());
+        float top = -INFINITY;
+        for (int j = 0; j < count; ++j)
+            top = std::max(top, cache.shift[std::size_t(j) * heads_ + h]);
+        float* w = trace + std::size_t(h) * count;  // [t+1]
+        float total = 0;
+        for (int j = 0; j < count; ++j) {
+            const float* phi = cache.features.data() + (std::size_t(j) * heads_ + h) * r_;
+            float dot = 0;
+            for (int f = 0; f < r_; ++f) dot += feat_[f] * phi[f];
+            w[j] = dot * std::exp(cache.shift[std::size_t(j) * heads_ + h] - top);
+            total += w[j];
+        }
+        const float inv = total > 0 ? 1.0f / total : 0.0f;
+        for (int j = 0; j < count; ++j) w[j] *= inv;
     }
 }
 
@@ -172,6 +201,11 @@ void LinearDecoder::reorder(const std::vector<int>& parents) {
             std::memcpy(self_tmp_.data() + r * per_row, layer.data() + parents[r] * per_row,
                         per_row * sizeof(float));
         layer.swap(self_tmp_);
+    }
+    for (std::vector<TraceKeys>& layer : trace_keys_) {
+        trace_tmp_.resize(rows_);
+        for (int r = 0; r < rows_; ++r) trace_tmp_[r] = layer[parents[r]];
+        layer.swap(trace_tmp_);
     }
 }
 

@@ -43,10 +43,14 @@ class LinearDecoder {
     /// Self-attention of `row` at one step: folds k_t, v_t (from qkv [3D] = Q | K | V) into the
     /// running sums, writes the H heads' outputs to out [D]. Does not allocate.
     void self_step(int layer, int row, const float* qkv, float* out);
-    /// The implied self-attention weights [H, t+1] of query q [D] over cached keys
-    /// `keys` ([t+1] rows of `stride` floats), for the trace only.
-    void self_trace(int layer, const float* q, const float* keys, int count, int stride,
+    /// The implied self-attention weights [H, t+1] of `row`'s query q [D] over its cached keys
+    /// `keys` ([t+1] rows of `stride` floats), for the trace only. Each key's features are
+    /// computed once and kept with the row (reordered with the beam), so a step costs
+    /// O(t·r) per head, not O(t·r·Dh).
+    void self_trace(int layer, int row, const float* q, const float* keys, int count, int stride,
                     float* trace);
+    /// How many (key, head) feature rows self_trace() has computed so far (a test's count).
+    std::size_t key_features_computed() const { return key_features_computed_; }
     /// Cross-attention of query q [D] over `memory`'s layer `layer` keys and values: out [D],
     /// trace [H, S] (null: none).
     void cross_step(int layer, const Memory& memory, const float* q, float* out, float* trace);
@@ -66,7 +70,15 @@ class LinearDecoder {
     std::vector<std::vector<float>> self_;           ///< per layer [R, H, per_head]
     std::vector<float> self_tmp_, feat_;             ///< reorder copy; one row's features [r]
     std::vector<std::unique_ptr<CrossSums>> cross_;  ///< one per sentence seen
-    std::vector<float> scratch_;                     ///< trace-only scratch
+    /// The trace's key features of one row and layer: per key and head φ(k) [r], exponentiated
+    /// with the key's own stabiliser, which is kept beside it (shift [keys, H]).
+    struct TraceKeys {
+        std::vector<float> features;  ///< [keys, H, r]
+        std::vector<float> shift;     ///< [keys, H]
+    };
+    std::vector<std::vector<TraceKeys>> trace_keys_;  ///< per layer, per row (trace only)
+    std::vector<TraceKeys> trace_tmp_;                ///< reorder copy
+    std::size_t key_features_computed_ = 0;
 };
 
 }  // namespace heed

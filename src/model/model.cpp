@@ -275,7 +275,7 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
                 if (s.linear_) {  // the RNN view: the sums replace the cache (kept for traces)
                     s.linear_->self_step(l, r, row(s.qkv_, r), row(s.attn_, r));  // [1, D]
                     if (weights)
-                        s.linear_->self_trace(l, row(s.qkv_, r), kv, t + 1, 2 * D, weights);
+                        s.linear_->self_trace(l, r, row(s.qkv_, r), kv, t + 1, 2 * D, weights);
                     continue;
                 }
                 HeadAttention self;
