@@ -17,10 +17,14 @@ function svg(tag, attrs = {}, text) {
   return node;
 }
 
-/** Node index of the winner at every step (its path back through the parents). */
-export function winnerPath(beam, winner) {
+/**
+ * Node index of the winner at every step (its path back through the parents), -1 after its
+ * end. `winner` indexes beam[length − 1], the winner's own last step: the beam may run on
+ * after the winner ended (other hypotheses kept decoding), so that is not the tree's last.
+ */
+export function winnerPath(beam, winner, length = beam.length) {
   const path = new Array(beam.length).fill(-1);
-  for (let s = beam.length - 1, k = winner; s >= 0 && k >= 0; s--) {
+  for (let s = Math.min(length, beam.length) - 1, k = winner; s >= 0 && k >= 0; s--) {
     path[s] = k;
     k = beam[s][k].parent;
   }
@@ -28,10 +32,11 @@ export function winnerPath(beam, winner) {
 }
 
 /**
- * An <svg> of the beam tree `beam` (attention.beam) with `winner` (attention.beamWinner);
- * `step` (1-based, 0 = none) shades a column; onPick(step) when a column is clicked.
+ * An <svg> of the beam tree `beam` (attention.beam) with `winner` (attention.beamWinner) at
+ * step `length` (the translation's pieces); `step` (1-based, 0 = none) shades a column;
+ * onPick(step) when a column is clicked.
  */
-export function beamTreeSvg(beam, winner, { step = 0, onPick } = {}) {
+export function beamTreeSvg(beam, winner, { length = beam.length, step = 0, onPick } = {}) {
   const rows = Math.max(...beam.map((nodes) => nodes.length));
   const width = PAD * 2 + beam.length * COL;
   const height = PAD * 2 + rows * ROW + 16;
@@ -43,7 +48,7 @@ export function beamTreeSvg(beam, winner, { step = 0, onPick } = {}) {
     class: 'beam-tree',
     'aria-label': `Beam search tree: ${beam.length} steps, up to ${rows} hypotheses kept per step; the winner's path is drawn strong.`,
   });
-  const path = winnerPath(beam, winner);
+  const path = winnerPath(beam, winner, length);
   const x = (s) => PAD + s * COL + 8;
   const y = (k) => PAD + 16 + k * ROW + ROW / 2;
   if (step > 0)
@@ -73,7 +78,11 @@ export function beamTreeSvg(beam, winner, { step = 0, onPick } = {}) {
   beam.forEach((nodes, s) =>
     nodes.forEach((n, k) => {
       const won = path[s] === k;
-      const g = svg('g', { class: `bt-node${won ? ' bt-won' : ''}${n.finished ? ' bt-end' : ''}` });
+      const g = svg('g', {
+        class: `bt-node${won ? ' bt-won' : ''}${n.finished ? ' bt-end' : ''}`,
+        'data-step': s,
+        'data-piece': n.piece,
+      });
       const mark = n.finished
         ? svg('rect', { x: x(s) - 4, y: y(k) - 4, width: 8, height: 8 })
         : svg('circle', { cx: x(s), cy: y(k), r: 3.5 });

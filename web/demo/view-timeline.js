@@ -287,6 +287,7 @@ export function createTimelineView(app) {
     if (beamBox.hidden) return beamHost.replaceChildren();
     beamHost.replaceChildren(
       beamTreeSvg(a.beam, a.beamWinner, {
+        length: app.result.targetTokens.length,
         step: s,
         onPick: (step) => {
           pause();
@@ -342,8 +343,10 @@ export function createTimelineView(app) {
         ),
       ),
     );
-    for (const t of document.querySelectorAll('#output .tok'))
-      t.classList.toggle('current', Number(t.dataset.step) === s - 1);
+    for (const t of document.querySelectorAll('#output .tok')) {
+      const from = Number(t.dataset.step);
+      t.classList.toggle('current', from <= s - 1 && s - 1 <= Number(t.dataset.last ?? from));
+    }
     if (s === 0) {
       summary.textContent = `Nothing decoded yet. Press play (or “next step”) to watch the ${n} steps.`;
       cands.replaceChildren();
