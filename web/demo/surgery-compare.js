@@ -5,6 +5,7 @@
 import { el, fmt } from './ui.js';
 import { cssAt } from './colormap.js';
 import { showPiece } from './attention-data.js';
+import { pieceGroups } from './pieces.js';
 import { meanConfidence } from './surgery-data.js';
 
 const SHORT = { encoder: 'enc', decoder: 'dec', cross: 'cross' };
@@ -34,21 +35,22 @@ export function createSide(label) {
 
   function show(result, same) {
     const spans = [];
-    result.targetTokens.forEach((t, i) => {
-      if (t === '</s>') return;
-      const p = result.tokenProbs[i];
-      if (t.startsWith('▁') && spans.length) spans.push(' ');
+    // byte pieces shown as their character, a lone "▁" joined to what follows (pieces.js)
+    for (const g of pieceGroups(result.targetTokens)) {
+      const p = g.steps.reduce((q, i) => q * result.tokenProbs[i], 1);
+      const kept = g.steps.every((i) => same[i]);
+      if (g.space) spans.push(' ');
       spans.push(
         el(
-          `span.tok${p < 0.5 ? '.low' : ''}${same[i] ? '' : '.changed'}`,
+          `span.tok${p < 0.5 ? '.low' : ''}${kept ? '' : '.changed'}`,
           {
             style: `--c: ${cssAt('sequential', p)}`,
-            title: `“${t}” — probability ${(p * 100).toFixed(1)} %${same[i] ? '' : ' — not in the other run'}`,
+            title: `${g.pieces.map((t) => `“${t}”`).join(' ')} — probability ${(p * 100).toFixed(1)} %${kept ? '' : ' — not in the other run'}`,
           },
-          t === '▁' ? '\u2009' : showPiece(t),
+          g.text || '\u2009',
         ),
       );
-    });
+    }
     out.replaceChildren(...spans);
     out.dataset.text = result.text;
     const changed = same.filter((x, i) => !x && result.targetTokens[i] !== '</s>').length;
