@@ -18,8 +18,9 @@ const plain = (t) =>
 
 /**
  * Downloads the whole translation as one JSON file: every sentence with its tokens, ids,
- * probabilities, steps (top candidates) and attention of every layer and head (weights rounded
- * to 4 decimals); `about` says which model, text and options made it.
+ * probabilities, steps (top candidates), attention of every layer and head (weights rounded
+ * to 4 decimals) and, under beam search, the beam tree; `about` says which model, text and
+ * options made it.
  */
 export function exportTrace(doc, about) {
   const sentences = doc.sentences.map((s) => ({
@@ -38,6 +39,8 @@ export function exportTrace(doc, about) {
       cross: plain(s.attention.cross),
       layout: '[layers][heads][queries][keys], row-major',
     },
+    // beam search: every hypothesis kept at every step, and the winner's index at its last step
+    ...(s.attention?.beam && { beam: s.attention.beam, beamWinner: s.attention.beamWinner }),
   }));
   const data = {
     app: 'heed-demo',

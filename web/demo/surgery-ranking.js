@@ -216,7 +216,12 @@ export function createRanking(app, baseKey) {
                 'aria-pressed': String(applied(r)),
                 'aria-label': `Apply: ablate ${name}`,
                 onclick: () => {
-                  app.set({ ablate: formatAblate([r]) });
+                  app.set({
+                    ablate: formatAblate([r]),
+                    block: r.block,
+                    layer: r.layer,
+                    head: r.head,
+                  });
                   announce(`Ablating ${name}`);
                 },
               },

@@ -156,13 +156,20 @@ export function createShuffleCheck(app, baseKey, exportOf) {
     const okPos = s.diffPos < PERMUTATION_OK;
     node.dataset.shuffle = okNoPos && !okPos ? 'pass' : 'fail';
     const [L, H] = s.orig.attention.encoderSelf.shape;
-    const verdict = (check, ok, text) =>
-      el(
+    // why: with positions the attention is expected NOT to be a permutation; that outcome is
+    // the check passing, so it is marked as expected (green), not as a failure (red)
+    const verdict = (check, ok, text) => {
+      const expected = check === 'nopos' ? ok : !ok;
+      const what = ok ? 'a permutation' : 'not a permutation';
+      return el(
         'p.sg-verdict',
-        { 'data-check': check, 'data-ok': String(ok) },
-        el('strong', { text: ok ? '✓ a permutation' : '✗ not a permutation' }),
+        { 'data-check': check, 'data-ok': String(ok), 'data-expected': String(expected) },
+        el('strong', {
+          text: `${expected ? '✓' : '✗'} ${what}${expected ? ', as expected' : ', unexpectedly'}`,
+        }),
         text,
       );
+    };
     verdicts.replaceChildren(
       el(
         'p',

@@ -293,7 +293,12 @@ export function createSurgeryView(app) {
                   'aria-label': `Ablate ${BLOCK_NAMES[block]}, layer ${l + 1}, head ${h + 1}`,
                   onclick: () => {
                     const list = toggleHead(parseAblate(app.state.ablate), block, l, h);
-                    app.set({ ablate: formatAblate(list) });
+                    const on = list.some((a) => a.block === block && a.layer === l && a.head === h);
+                    // a head switched off is the one "Attention of both runs" then shows
+                    app.set({
+                      ablate: formatAblate(list),
+                      ...(on && { block, layer: l, head: h }),
+                    });
                   },
                 },
                 c,
