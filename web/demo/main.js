@@ -18,10 +18,13 @@ import {
   unknownNote,
   showSentencePicker,
   truncationNote,
+  limitPaste,
 } from './translation.js';
 import { showExportTarget, exportFigure, exportTrace } from './export.js';
-import { stoppedResult } from './partial.js';
+import { stoppedResult, sentencesOf, sentenceOf, joinSentences } from './partial.js';
 import { startTour, tourDone } from './tour.js';
+import { sourceNote } from './source-check.js';
+import { examplesOf } from './examples.js';
 import { createTimelineView } from './view-timeline.js';
 import { createAttentionView } from './view-attention.js';
 import { createExplainView } from './view-explain.js';
@@ -29,23 +32,7 @@ import { createLabView } from './view-lab.js';
 import { createPositionsView } from './view-positions.js';
 import { createSurgeryView } from './view-surgery.js';
 
-// The example buttons of a model whose models.json entry names none (an English source).
-const EXAMPLES = [
-  'This package contains the documentation for the library.',
-  'It is a simple text editor for the terminal.',
-  'The program is written in Python and uses the GTK toolkit.',
-  'This package provides a command line tool to convert images.',
-  'Attention is cool.',
-  'This package contains the shared library, which is needed to run programs that were compiled against it, as well as the header files and examples for developers.',
-];
 const T0 = performance.now();
-
-/** A models.json entry's example sentences (in its source language), else the English ones. */
-function examplesOf(entry) {
-  const list = entry?.examples;
-  const ok = Array.isArray(list) && list.length && list.every((t) => typeof t === 'string' && t);
-  return ok ? list : EXAMPLES;
-}
 
 /** Marks the translation as not matching the source text once the text is edited. */
 function markStale() {
@@ -126,6 +113,11 @@ class App {
 
   // ---- models ----
 
+  /**
+   * The translator of models.json entry `id`: the one loaded, the one still downloading (a
+   * second request waits for it, never starts a second download), or a new one. A load that
+   * another model's load replaced is disposed when it lands and rejects with `superseded`.
+   */
   async loadModel(id) {
     const entry = this.models.find((m) => m.id === id);
     if (!entry) throw new Error(`no model “${id}” in models.json`);
@@ -138,13 +130,29 @@ class App {
       this.showShortlistBox();
       return this.translator;
     }
+    if (this.loading?.file === entry.file) {
+      await this.loading.promise;
+      return this.loadModel(id);
+    }
     this.abort?.abort();
     this.translator?.dispose();
     this.translator = null;
     this.result = null;
     this.doc = null;
     this.translatorModel = this.translatorFile = '';
-    this.translator = await openModel(entry);
+    const loading = { file: entry.file, promise: openModel(entry) };
+    this.loading = loading;
+    let translator;
+    try {
+      translator = await loading.promise;
+    } finally {
+      if (this.loading === loading) this.loading = null;
+    }
+    if (this.loading) {
+      translator.dispose(); // another model was asked for while this one downloaded
+      throw Object.assign(new Error('another model was chosen'), { superseded: true });
+    }
+    this.translator = translator;
     this.translatorModel = id;
     this.translatorFile = entry.file;
     this.showShortlistBox();
@@ -177,7 +185,18 @@ class App {
 
   // ---- translating ----
 
-  async translate() {
+  /**
+   * Translates the source text with the chosen model and shows it in every view. A call made
+   * while the model still downloads waits for it (the output says so); of calls made before
+   * their model is there, the last one translates. Resolves when the latest call is done.
+   */
+  translate() {
+    const ticket = (this.ticket = (this.ticket ?? 0) + 1);
+    this.latest = this.#translate(ticket);
+    return this.latest;
+  }
+
+  async #translate(ticket) {
     const p = page();
     const text = p.source.value;
     const problem = validate(text);
@@ -186,14 +205,26 @@ class App {
       p.source.focus();
       return;
     }
-    showMessage(null);
+    showMessage(this.startNote ?? null, 'info');
     const modelId = p.modelSelect.value;
     let translator;
+    if (!this.translator || this.translatorModel !== modelId) {
+      this.abort?.abort();
+      showPending(
+        ' The model is still downloading — this text is translated as soon as it arrives.',
+        true,
+      );
+      p.translateButton.dataset.waiting = '1';
+    }
     try {
       translator = await this.loadModel(modelId);
     } catch {
-      return;
+      return ticket === this.ticket ? undefined : this.latest;
+    } finally {
+      if (ticket === this.ticket) delete p.translateButton.dataset.waiting;
     }
+    // why: a newer call (another click, another model) came while this one waited
+    if (ticket !== this.ticket) return this.latest;
     this.abort?.abort();
     const ctrl = new AbortController();
     this.abort = ctrl;
@@ -206,35 +237,60 @@ class App {
     showPending(' translating…', true);
     document.documentElement.dataset.heed = 'translating';
     const t0 = performance.now();
+    let parts = null; // the text's sentences and where they stand in it
     try {
       this.result = null;
       this.doc = null;
       showSentencePicker(null);
-      // finished: the events of the sentences already decoded (a stopped text keeps them)
-      this.live = { sentence: 0, sentences: 1, sourceTokens: null, events: [], finished: [] };
+      // done: the results of the sentences already decoded (a stopped text keeps them)
+      this.live = { sentence: 0, sentences: 1, sourceTokens: null, events: [], done: [] };
       let drawn = 0; // onStep events drawn live, every sentence's
       this.views.timeline.startLive();
-      const result = await translator.translate(text, {
+      const options = {
         beam,
         ...(this.state.maxlen > 0 && { maxLength: this.state.maxlen }),
         ...this.decodeOptions(),
         attention: true,
         topK: 5,
         signal: ctrl.signal,
-        onStep: (ev) => {
-          if (ev.sentence !== this.live.sentence) {
-            // why: a paragraph decodes sentence after sentence; the live view follows along
-            const finished = [...this.live.finished, this.live.events];
-            this.live = { sentence: ev.sentence, sourceTokens: null, events: [], finished };
+      };
+      const onStep = (ev) => {
+        if (this.abort !== ctrl) return;
+        if (ev.sentence !== this.live.sentence) {
+          // why: a paragraph decodes sentence after sentence; the live view follows along
+          this.live = { ...this.live, sentence: ev.sentence, sourceTokens: null, events: [] };
+          this.views.timeline.startLive();
+        }
+        this.live.sentences = ev.sentences;
+        this.live.sourceTokens ??= ev.sourceTokens ?? null; // labels for the live cross-attention
+        this.live.events.push(ev);
+        drawn++;
+        this.views.timeline.liveStep(ev);
+      };
+      parts = await sentencesOf(translator, text, { ...this.decodeOptions(), signal: ctrl.signal });
+      let result;
+      if (parts.sentences.length <= 1) {
+        result = await translator.translate(text, { ...options, onStep });
+      } else {
+        // why: one call per sentence, so each finished sentence's result (under beam search its
+        // winner, not the best hypothesis of each step) is kept exactly if Stop comes later
+        const n = parts.sentences.length;
+        let interventions;
+        for (const [k, s] of parts.sentences.entries()) {
+          if (k > 0) {
+            this.live = { ...this.live, sentence: k, sourceTokens: null, events: [] };
             this.views.timeline.startLive();
           }
-          this.live.sentences = ev.sentences;
-          this.live.sourceTokens ??= ev.sourceTokens ?? null; // labels for the live cross-attention
-          this.live.events.push(ev);
-          drawn++;
-          this.views.timeline.liveStep(ev);
-        },
-      });
+          const r = await translator.translate(s.source, {
+            ...options,
+            split: false,
+            onStep: (ev) => onStep({ ...ev, sentence: k, sentences: n }),
+          });
+          interventions = r.interventions;
+          this.live.done.push(sentenceOf(r, s));
+        }
+        result = joinSentences(text, this.live.done, interventions);
+      }
       const ms = performance.now() - t0;
       if (ctrl.signal.aborted) return;
       this.doc = result;
@@ -250,7 +306,15 @@ class App {
         firstMs: this.firstTranslationMs,
         shortlist: this.useShortlist(),
       });
-      const note = [truncationNote(result), unknownNote(result)].filter(Boolean).join(' ');
+      const note = [
+        this.startNote,
+        truncationNote(result),
+        unknownNote(result),
+        sourceNote(result, this.entry()),
+      ]
+        .filter(Boolean)
+        .join(' ');
+      this.startNote = null; // said once, with the first translation
       if (note) showMessage(note, 'info');
       document.documentElement.dataset.heed = 'translated';
       this.views.timeline.finishLive();
@@ -260,7 +324,7 @@ class App {
       this.live = null;
       if (err?.code === 'ABORTED' || ctrl.signal.aborted) {
         if (this.abort !== ctrl) return; // a newer translation replaced this one
-        this.showStopped(live, text, beam);
+        this.showStopped(live, text, beam, parts);
         document.documentElement.dataset.heed = 'stopped';
       } else {
         clearOutput();
@@ -284,9 +348,14 @@ class App {
     }
   }
 
+  /** The models.json entry of the loaded translator. */
+  entry() {
+    return this.models.find((m) => m.id === this.translatorModel) ?? null;
+  }
+
   /** After Stop: what was decoded stays, in the output and every view, marked as stopped. */
-  showStopped(live, text, beam) {
-    const doc = live && stoppedResult(live.finished, live.events, live.sentences);
+  showStopped(live, text, beam, parts) {
+    const doc = live && stoppedResult(live.done, live.events, parts, text);
     this.resultText = text;
     if (!doc) {
       this.doc = this.result = null;
@@ -298,14 +367,19 @@ class App {
     this.doc = doc;
     this.liveSteps = doc.targetTokens.length;
     this.showSentence(doc.sentences.length - 1, { render: false });
-    const n = doc.sentences.at(-1).targetTokens.length;
-    const where =
-      live.sentences > 1 ? ` of sentence ${doc.sentences.length} of ${live.sentences}` : '';
-    page().stats.textContent =
-      `Stopped after ${n} piece${n === 1 ? '' : 's'}${where}; what was decoded is kept, ` +
-      `in the output and every view.`;
+    const last = doc.sentences.at(-1);
+    const n = last.targetTokens.length;
+    const of = parts?.sentences.length ?? 1;
+    const where = of > 1 ? ` of sentence ${doc.sentences.length} of ${of}` : '';
+    page().stats.textContent = last.stopped
+      ? `Stopped after ${n} piece${n === 1 ? '' : 's'}${where}; what was decoded is kept, ` +
+        `in the output and every view.`
+      : `Stopped after sentence ${doc.sentences.length} of ${of}; the sentences before are kept.`;
+    const cut = last.stopped
+      ? `the last sentence is unfinished (✂)${beam > 1 ? '; under beam search its rows follow the best hypothesis at each step' : ''}`
+      : 'the sentences not yet started are left out';
     showMessage(
-      `Stopped: the translation is unfinished (✂)${beam > 1 ? '; under beam search the rows follow the best hypothesis at each step' : ''}.`,
+      `Stopped: ${cut}.${doc.sentences.length > 1 ? ' The finished sentences are exactly as translated.' : ''}`,
       'info',
     );
   }
@@ -435,28 +509,31 @@ async function main() {
     .matchMedia('(prefers-color-scheme: dark)')
     .addEventListener('change', () => requestAnimationFrame(() => app.renderView()));
 
-  let shownExamples = EXAMPLES;
+  let shownExamples = [];
   /** The example buttons follow the chosen model's source language; a shown example of the
-   *  model before is swapped for the new one's example in the same place. */
+   *  model before is swapped for the new one's example in the same place. The hard one is
+   *  marked as such: it is there to watch the model fail. */
   const showExamples = () => {
     const entry = app.models.find((m) => m.id === p.modelSelect.value);
     const list = examplesOf(entry);
-    const k = shownExamples.indexOf(p.source.value);
-    if (k >= 0 && list !== shownExamples) p.source.value = list[Math.min(k, list.length - 1)];
+    const k = shownExamples.findIndex((x) => x.text === p.source.value);
+    if (k >= 0 && list !== shownExamples) p.source.value = list[Math.min(k, list.length - 1)].text;
     shownExamples = list;
+    const short = (text, n) => (text.length > n ? `${text.slice(0, n - 2)}…` : text);
     p.examples.replaceChildren(
-      ...list.map((text) =>
+      ...list.map(({ text, hard }) =>
         el(
-          'button',
+          `button${hard ? '.hard' : ''}`,
           {
             type: 'button',
-            title: text,
+            title: hard ? `${text} — a sentence this model gets wrong` : text,
             onclick: () => {
               p.source.value = text;
               app.translate();
             },
           },
-          text.length > 34 ? `${text.slice(0, 32)}…` : text,
+          ...(hard ? [el('strong', { text: 'a hard one — watch it fail: ' })] : []),
+          short(text, hard ? 24 : 34),
         ),
       ),
     );
@@ -467,6 +544,12 @@ async function main() {
   p.translateButton.addEventListener('click', () => app.translate());
   p.stopButton.addEventListener('click', () => app.abort?.abort());
   p.source.addEventListener('input', markStale);
+  p.source.addEventListener('paste', (ev) => {
+    const note = limitPaste(p.source, ev.clipboardData?.getData('text/plain') ?? '');
+    if (!note) return;
+    ev.preventDefault();
+    showMessage(note, 'info');
+  });
   p.source.addEventListener('keydown', (ev) => {
     if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
       ev.preventDefault();
@@ -556,14 +639,13 @@ async function main() {
   if (!models.length) return;
   const wanted = models.find((m) => m.id === app.state.model) ?? models[0];
   if (app.state.model && wanted.id !== app.state.model) {
-    showMessage(
-      `The link asks for model “${app.state.model}”, which this server does not have; using ${wanted.name ?? wanted.id}.`,
-      'info',
-    );
+    // why: kept until the first translation is shown, which would otherwise clear it
+    app.startNote = `The link asks for model “${app.state.model}”, which this server does not have; using ${wanted.name ?? wanted.id} instead.`;
+    showMessage(app.startNote, 'info');
   }
   p.modelSelect.value = wanted.id;
   showExamples();
-  p.source.value = app.state.text || shownExamples[0];
+  p.source.value = app.state.text || shownExamples[0].text;
   p.tourButton.addEventListener('click', () => app.result && startTour(app));
   const steps = app.state.step;
   await app.translate();

@@ -64,7 +64,9 @@ export async function fetchModel(url, { expectedSize, onProgress, signal } = {})
         'content-length': String(bytes.length),
       },
     });
-    await cache.put(url, copy).catch(() => {}); // quota errors only cost the next visit a download
+    // why: not awaited: storing 10+ MB takes a while and only the next visit needs it (the
+    // Response has copied the bytes already); a quota error only costs that visit a download
+    cache.put(url, copy).catch(() => {});
   }
   return { bytes, source: 'network' };
 }

@@ -61,6 +61,24 @@ export function showAbout(entry) {
   about.hidden = !about.textContent;
 }
 
+let warming = null;
+
+/**
+ * Starts fetching what the worker translator needs besides the model: the worker client's
+ * module (resolved), and the worker's scripts and heed.wasm into the HTTP cache, so the worker
+ * started later revalidates them (304) instead of downloading them after the model. Once.
+ */
+function warmEngine() {
+  warming ??= (() => {
+    for (const file of ['worker.js', 'heed.js', 'heed-core.mjs', 'heed.wasm'])
+      fetch(new URL(`../lib/${file}`, import.meta.url))
+        .then((r) => r.arrayBuffer())
+        .catch(() => {}); // a real failure is reported by the worker when it loads
+    return import('../lib/heed-worker.js');
+  })();
+  return warming;
+}
+
 /**
  * Downloads (or revalidates) a models.json entry and starts a worker translator on it,
  * showing progress; on failure says why and rethrows.
@@ -72,6 +90,8 @@ export async function openModel(entry) {
   showStatus(`Loading ${name}…`);
   document.documentElement.dataset.heed = 'loading';
   const t0 = performance.now();
+  // why: the worker's scripts and the engine are fetched while the model downloads, not after
+  const engine = warmEngine();
   try {
     const url = new URL(`../models/${entry.file}`, location.href).href;
     const { bytes, source } = await fetchModel(url, {
@@ -79,7 +99,7 @@ export async function openModel(entry) {
       onProgress: (f, n) => progress.update(f, n),
     });
     progress.say('Starting the engine…');
-    const { spawnTranslator } = await import('../lib/heed-worker.js');
+    const { spawnTranslator } = await engine;
     const size = bytes.length; // why: the worker client may transfer (detach) the buffer
     const translator = await spawnTranslator({ model: bytes });
     lastLoad = { size, source, ms: performance.now() - t0 };

@@ -1,14 +1,9 @@
-// A stopped translation, rebuilt from the step events the page received, so Stop keeps what
-// was decoded and every view shows it. Not the decoding (the engine) nor the views.
+// A text translated sentence by sentence (its sentences as the engine splits them, their
+// results joined as the engine joins them), and a stopped translation: the finished sentences
+// as they are and the cut one rebuilt from its step events, so Stop keeps what was decoded and
+// every view shows it. Not the decoding (the engine) nor the views.
 
-/** The text of target pieces as SentencePiece writes it (▁ starts a word), without </s>. */
-export function piecesText(pieces) {
-  return pieces
-    .filter((p) => p !== '</s>')
-    .join('')
-    .replace(/▁/g, ' ')
-    .trim();
-}
+import { piecesText } from './pieces.js';
 
 /**
  * A sentence's result (the TranslationResult fields the views read) from its step events;
@@ -50,21 +45,73 @@ export function resultFromEvents(events, stopped) {
 }
 
 /**
- * The page's TranslationResult of a stopped text: the sentences finished before Stop, then
- * the one it cut, each from its events. Sentences never started are left out (`of` says how
- * many the text had).
+ * The sentences of `text` as the engine splits them, each {source, start, end}: one cheap call
+ * (one decoding step per sentence, no trace), so that the page can then translate them one by
+ * one and keep each finished result exactly.
  */
-export function stoppedResult(finished, current, of) {
-  const sentences = [...finished.map((evs) => resultFromEvents(evs, false))];
-  if (current.length) sentences.push(resultFromEvents(current, true));
+export async function sentencesOf(translator, text, options) {
+  const r = await translator.translate(text, { ...options, maxLength: 1 });
+  return { sentences: r.sentences.map(({ source, start, end }) => ({ source, start, end })) };
+}
+
+/** One sentence's result (a one-sentence translate call) placed in its text as `at` says. */
+export function sentenceOf(result, at) {
+  const { sentences, interventions, ...own } = result;
+  return { ...own, source: at.source, start: at.start, end: at.end };
+}
+
+/**
+ * The TranslationResult of a text from its sentences' results, as the engine's paragraph
+ * translation joins them: each translation between the text's own whitespace and line breaks
+ * (`whole`: the text is complete, its trailing whitespace kept too).
+ */
+export function joinSentences(text, sentences, interventions, whole = true) {
+  let joined = text.slice(0, sentences[0].start);
+  sentences.forEach((s, i) => {
+    const next = sentences[i + 1];
+    joined += s.text + (next ? text.slice(s.end, next.start) : whole ? text.slice(s.end) : '');
+  });
+  const all = (key) => sentences.flatMap((s) => s[key]);
+  return {
+    text: joined,
+    sourceTokens: all('sourceTokens'),
+    targetTokens: all('targetTokens'),
+    sourceIds: all('sourceIds'),
+    targetIds: all('targetIds'),
+    tokenProbs: all('tokenProbs'),
+    scores: sentences.reduce((sum, s) => sum + s.scores, 0),
+    to: sentences[0].to,
+    truncated: sentences.some((s) => s.truncated),
+    interventions,
+    sentences,
+  };
+}
+
+/**
+ * The page's TranslationResult of a stopped text: the sentences finished before Stop as the
+ * engine returned them, then the one it cut, rebuilt from its events, each in its place in
+ * `text` (`parts`: from sentencesOf). Sentences never started are left out.
+ */
+export function stoppedResult(done, current, parts, text) {
+  const sentences = [...done];
+  if (current.length) {
+    const at = parts?.sentences[done.length];
+    sentences.push({ ...resultFromEvents(current, true), ...(at && sentenceOf({}, at)) });
+  }
   if (!sentences.length) return null;
-  const doc = sentences.length === 1 ? { ...sentences[0] } : { text: '', truncated: true };
-  doc.text = sentences.map((s) => s.text).join(' ');
-  doc.sentences = sentences;
+  const placed = sentences.every((s) => s.start !== undefined);
+  const doc =
+    sentences.length === 1
+      ? { ...sentences[0], sentences }
+      : placed
+        ? joinSentences(text, sentences, sentences[0].interventions, false)
+        : { text: sentences.map((s) => s.text).join(' '), truncated: true, sentences };
   doc.stopped = true;
-  doc.sentenceCount = of;
-  doc.targetTokens = sentences.flatMap((s) => s.targetTokens);
-  doc.sourceTokens = sentences.flatMap((s) => s.sourceTokens);
-  doc.tokenProbs = sentences.flatMap((s) => s.tokenProbs);
+  doc.sentenceCount = parts?.sentences.length ?? 1;
+  if (!placed || sentences.length === 1) {
+    doc.targetTokens = sentences.flatMap((s) => s.targetTokens);
+    doc.sourceTokens = sentences.flatMap((s) => s.sourceTokens);
+    doc.tokenProbs = sentences.flatMap((s) => s.tokenProbs);
+  }
   return doc;
 }

@@ -6,7 +6,7 @@ import { formatAblate, parseAblate } from './surgery-data.js';
 export const DEFAULTS = {
   text: '',
   model: '',
-  beam: 1,
+  beam: 4, // beam search by default: on the shipped models it costs well under a second
   maxlen: 0, // max target pieces per sentence (0 = the engine's automatic limit)
   shortlist: false, // score only the model's output shortlist (when the model has one)
   view: 'timeline', // timeline | attention | explain | lab | positions | surgery

@@ -13,24 +13,37 @@ export function showMessage(text, kind = 'error') {
 
 /** The one-line model status above the form. */
 export function showStatus(text) {
-  page().modelStatus.textContent = text;
+  const status = page().modelStatus;
+  status.textContent = text;
+  status.title = text; // why: one line on wide screens, cut with an ellipsis when it must be
 }
 
 /** The download box: started with a label, updated with (fraction, bytes), then hidden. */
 export const progress = {
+  t0: 0,
   start(label) {
     const p = page();
     p.loadBox.hidden = false;
     p.loadProgress.value = 0;
     p.loadText.textContent = label;
+    this.t0 = performance.now();
   },
+  /** Shows bytes so far of the total and, once the rate is known, about how long is left. */
   update(fraction, bytes) {
     const { loadProgress, loadText } = page();
-    const known = Number.isFinite(fraction);
+    const known = Number.isFinite(fraction) && fraction > 0;
     if (known) loadProgress.value = fraction;
     else loadProgress.removeAttribute('value');
-    loadText.textContent =
-      `${(bytes / 1e6).toFixed(1)} MB` + (known ? ` (${Math.round(fraction * 100)} %)` : '');
+    const seconds = (performance.now() - this.t0) / 1000;
+    const total = known ? bytes / fraction : NaN;
+    let left = '';
+    if (known && fraction < 1 && seconds > 0.3) {
+      const s = ((total - bytes) / bytes) * seconds;
+      left = s < 1 ? ' · under a second left' : ` · about ${Math.ceil(s)} s left`;
+    }
+    loadText.textContent = known
+      ? `Model: ${(bytes / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB (${Math.round(fraction * 100)} %)${left}`
+      : `Model: ${(bytes / 1e6).toFixed(1)} MB`;
   },
   say(text) {
     page().loadText.textContent = text;

@@ -6,6 +6,7 @@ import { el } from './ui.js';
 import { cssAt } from './colormap.js';
 import { showPiece } from './attention-data.js';
 import { page } from './page.js';
+import { pieceGroups } from './pieces.js';
 
 const MAX_CHARS = 4000;
 
@@ -18,6 +19,33 @@ export function validate(text) {
   if (ctrl)
     return `The text contains an unsupported control character (U+${ctrl[0].codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}). Remove it and try again.`;
   return null;
+}
+
+/**
+ * A paste that would make the text longer than the limit: only what fits is inserted, cut
+ * after the last sentence (else word) that fits, and the returned note says how much was kept
+ * and where it ends. null (and nothing done) when the paste fits.
+ */
+export function limitPaste(textarea, pasted) {
+  const { selectionStart: a, selectionEnd: b, value } = textarea;
+  const room = MAX_CHARS - (value.length - (b - a));
+  if (pasted.length <= room) return null;
+  let keep = pasted.slice(0, Math.max(0, room));
+  const sentenceEnd = Math.max(
+    ...[...keep.matchAll(/[.!?…。！？](?=\s)/g)].map((m) => m.index + 1),
+    0,
+  );
+  const wordEnd = keep.search(/\s\S*$/);
+  if (sentenceEnd > keep.length / 2) keep = keep.slice(0, sentenceEnd);
+  else if (wordEnd > keep.length / 2) keep = keep.slice(0, wordEnd);
+  textarea.setRangeText(keep, a, b, 'end');
+  textarea.dispatchEvent(new Event('input', { bubbles: true }));
+  const n = (x) => x.toLocaleString('en');
+  const tail = keep.trim().split(/\s+/).slice(-6).join(' ');
+  return (
+    `The pasted text has ${n(pasted.length)} characters, more than the ${n(MAX_CHARS)} this page ` +
+    `translates at once: only its first ${n(keep.length)} were kept, up to “…${tail}”.`
+  );
 }
 
 /** A spinner and `text` in the output box (or just `text` when not `busy`). */
@@ -34,32 +62,37 @@ export function clearOutput() {
   p.confidenceLegend.hidden = true;
 }
 
-/** One sentence's pieces as underlined spans; colour and dots show confidence. */
+/**
+ * One sentence's pieces as underlined spans; colour and dots show confidence. Byte-fallback
+ * pieces are shown as the character they spell and a lone "▁" joins what follows (pieces.js),
+ * so a unit may hold several steps: its confidence is their product (the unit's probability).
+ */
 function pieceSpans(result, onPick) {
   const spans = [];
-  result.targetTokens.forEach((t, i) => {
-    if (t === '</s>') return;
-    const p = result.tokenProbs[i];
-    if (t.startsWith('▁') && spans.length) spans.push(' ');
-    const bare = t === '▁'; // a lone word-start piece: shown as an underlined gap
+  for (const g of pieceGroups(result.targetTokens)) {
+    const p = g.steps.reduce((q, i) => q * result.tokenProbs[i], 1);
+    const first = g.steps[0];
+    if (g.space) spans.push(' ');
+    const what = g.pieces.map((t) => `“${t}”`).join(' ');
     spans.push(
       el(
-        `span.tok${p < 0.5 ? '.low' : ''}${bare ? '.bare' : ''}`,
+        `span.tok${p < 0.5 ? '.low' : ''}${g.text ? '' : '.bare'}`,
         {
           tabindex: 0,
-          'data-step': i,
+          'data-step': first,
+          'data-last': g.steps.at(-1),
           style: `--c: ${cssAt('sequential', p)}`,
-          title: `“${t}” — probability ${(p * 100).toFixed(1)} %`,
-          'aria-label': `${showPiece(t)}, confidence ${(p * 100).toFixed(0)} percent`,
-          onclick: () => onPick(i),
+          title: `${what} — probability ${(p * 100).toFixed(1)} %`,
+          'aria-label': `${g.text || showPiece(g.pieces[0])}, confidence ${(p * 100).toFixed(0)} percent`,
+          onclick: () => onPick(first),
           onkeydown: (ev) => {
-            if (ev.key === 'Enter') onPick(i);
+            if (ev.key === 'Enter') onPick(first);
           },
         },
-        bare ? '\u2009' : showPiece(t),
+        g.text,
       ),
     );
-  });
+  }
   return spans;
 }
 
@@ -114,19 +147,31 @@ export function showSentencePicker(doc, selected, onPick) {
   if (n <= 1) return sentencePicker.replaceChildren();
   sentencePicker.replaceChildren(
     el('span.picker-label', {}, 'Views show sentence'),
-    ...doc.sentences.map((s, k) =>
-      el(
+    ...doc.sentences.map((s, k) => {
+      // hovering or focusing a button marks its sentence in the translation
+      const mark = (on) =>
+        page()
+          .output.querySelector(`.sentence[data-sentence="${k}"]`)
+          ?.classList.toggle('hover', on);
+      const words = s.source ?? s.text ?? '';
+      return el(
         `button${s.truncated ? '.cut' : ''}`,
         {
           type: 'button',
+          'data-sentence': k,
           'aria-pressed': String(k === selected),
-          title: `${s.source}${s.truncated ? ' (translation cut at the length limit)' : ''}`,
-          'aria-label': `Sentence ${k + 1} of ${n}${s.truncated ? ', cut at the length limit' : ''}: ${s.source}`,
+          title: `${words}${s.truncated ? ' (translation cut at the length limit)' : ''}`,
+          'aria-label': `Sentence ${k + 1} of ${n}${s.truncated ? ', cut at the length limit' : ''}: ${words}`,
           onclick: () => onPick(k),
+          onpointerenter: () => mark(true),
+          onpointerleave: () => mark(false),
+          onfocus: () => mark(true),
+          onblur: () => mark(false),
         },
-        `${k + 1}${s.truncated ? ' ✂' : ''}`,
-      ),
-    ),
+        el('span.num', { text: `${k + 1}${s.truncated ? ' ✂' : ''}` }),
+        el('span.words', { text: words.length > 22 ? `${words.slice(0, 20)}…` : words }),
+      );
+    }),
   );
 }
 
