@@ -52,7 +52,7 @@ export async function surgeryChecks({
 
   const page = await context.newPage();
   watch(page);
-  const url = `${server.url}demo/#model=${encodeURIComponent(tiny.id)}&view=surgery&block=cross&layer=1&text=${encodeURIComponent(text)}`;
+  const url = `${server.url}demo/#model=${encodeURIComponent(tiny.id)}&beam=1&view=surgery&block=cross&layer=1&text=${encodeURIComponent(text)}`;
   let sharedUrl = '';
 
   await check(
@@ -437,7 +437,7 @@ export async function surgeryChecks({
       watch(p3);
       const para = `${text} It is a simple text editor for the terminal.`;
       await p3.goto(
-        `${server.url}demo/#model=${encodeURIComponent(tiny.id)}&view=surgery&sentence=1&text=${encodeURIComponent(para)}`,
+        `${server.url}demo/#model=${encodeURIComponent(tiny.id)}&beam=1&view=surgery&sentence=1&text=${encodeURIComponent(para)}`,
       );
       await done(p3);
       const r = await p3.evaluate(() => ({
@@ -471,7 +471,7 @@ export async function surgeryChecks({
       const p4 = await context.newPage();
       watch(p4);
       await p4.goto(
-        `${server.url}demo/#model=${encodeURIComponent(tiny.id)}&view=surgery&maxlen=4&text=${encodeURIComponent(text)}`,
+        `${server.url}demo/#model=${encodeURIComponent(tiny.id)}&beam=1&view=surgery&maxlen=4&text=${encodeURIComponent(text)}`,
       );
       await done(p4);
       const j = await p4.evaluate(() => window.heedDemo.views.surgery.exportTarget().json());

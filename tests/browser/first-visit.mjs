@@ -1,0 +1,230 @@
+// Browser checks of a visitor's first minute, run by run.mjs: a cold first visit (a new profile)
+// fetches the model, the worker and the engine side by side and prints how long the first
+// translation took; the model download shows its bytes and time left; Translate pressed while
+// the model still downloads translates once it is there (never an error); a paste over the
+// length limit says what was kept; a link naming an unknown model says so; the header's status
+// stays on one line on a wide screen.
+
+import path from 'node:path';
+import { assert } from './helpers.mjs';
+
+const tourSeen = () => localStorage.setItem('heed-tour', 'done');
+
+export async function firstVisitChecks({
+  check,
+  browser,
+  route,
+  server,
+  tiny,
+  text,
+  expected,
+  shots,
+  watch,
+  settled,
+}) {
+  const shot = (p, name) =>
+    p.screenshot({ path: path.join(shots, `${name}.png`), fullPage: false });
+  /** A new profile (no HTTP cache, no Cache API) at 1440 × 900 with run.mjs's routes. */
+  async function fresh(options = {}) {
+    const ctx = await browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      deviceScaleFactor: 1,
+      ...options,
+    });
+    await ctx.addInitScript(tourSeen);
+    await ctx.route('**/*', route);
+    const p = await ctx.newPage();
+    watch(p);
+    return { ctx, p };
+  }
+
+  await check(
+    'cold first visit: model, worker and engine fetched side by side; first translation time',
+    async () => {
+      const { ctx, p } = await fresh();
+      try {
+        const log = [];
+        const t0 = Date.now();
+        ctx.on('request', (r) => log.push({ url: r.url(), start: Date.now() - t0, end: null }));
+        ctx.on('requestfinished', (r) => {
+          const e = log.findLast((x) => x.url === r.url());
+          if (e) e.end = Date.now() - t0;
+        });
+        await p.goto(`${server.url}demo/`);
+        await settled(p);
+        const ms = Date.now() - t0;
+        const got = await p.evaluate(() => ({
+          state: document.documentElement.dataset.heed,
+          model: window.heedDemo.translatorModel,
+          first: Math.round(window.heedDemo.firstTranslationMs),
+          text: document.getElementById('output').dataset.text,
+        }));
+        await shot(p, '20-cold-first-visit');
+        const at = (re) => log.find((e) => re.test(e.url)) ?? { start: NaN, end: NaN };
+        const model = at(/\.heed$/);
+        const wasm = at(/\/lib\/heed\.wasm$/);
+        const worker = at(/\/lib\/worker\.js$/);
+        if (process.env.HEED_REQUESTS)
+          for (const e of log) console.log(`       ${e.start}–${e.end} ${e.url}`);
+        console.log(
+          `     cold first translation (${got.model}): ${ms} ms from navigation (the page's own count: ${got.first} ms); ` +
+            `model ${model.start}–${model.end} ms, worker.js from ${worker.start} ms, heed.wasm ${wasm.start}–${wasm.end} ms`,
+        );
+        assert(got.state === 'translated' && got.text, `state ${got.state}`);
+        // why: an order, not a duration: the engine must not wait for the model's last byte
+        assert(
+          wasm.start < model.end && worker.start < model.end,
+          `the worker (${worker.start} ms) and the engine (${wasm.start} ms) were requested only after the model arrived (${model.end} ms)`,
+        );
+      } finally {
+        await ctx.close();
+      }
+    },
+  );
+
+  await check('a slow model download shows bytes, the total and the time left', async () => {
+    const { ctx, p } = await fresh();
+    try {
+      const cdp = await ctx.newCDPSession(p);
+      // why: about 4 MB/s, so the 12.8 MB default model takes a few seconds to arrive
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 20,
+        downloadThroughput: 4e6,
+        uploadThroughput: 1e6,
+      });
+      await p.goto(`${server.url}demo/`);
+      await p.waitForFunction(
+        () => /of [\d.]+ MB .*left/.test(document.getElementById('load-text').textContent),
+        null,
+        { timeout: 30_000 },
+      );
+      const said = await p.textContent('#load-text');
+      const value = await p.$eval('#load-progress', (e) => e.value);
+      await shot(p, '21-download-progress');
+      console.log(`     says: ${said}`);
+      assert(value > 0 && value < 1, `progress bar at ${value}`);
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
+      await settled(p);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  await check(
+    'Translate pressed while the model downloads: translated once it arrives',
+    async () => {
+      const { ctx, p } = await fresh();
+      try {
+        // why: the (default) model answers 6 s late, as on a slow connection
+        await ctx.route('**/models/*.heed', async (r) => {
+          await new Promise((resolve) => setTimeout(resolve, 6000));
+          return route(r);
+        });
+        const typed = 'The printer is not connected.';
+        await p.goto(`${server.url}demo/`);
+        await p.waitForSelector('#examples button');
+        await p.fill('#source-text', typed);
+        await p.click('#translate-btn');
+        const waiting = await p.textContent('#output');
+        await shot(p, '22-translate-while-downloading');
+        await p.waitForFunction(
+          () =>
+            ['translated', 'translate-failed', 'load-failed'].includes(
+              document.documentElement.dataset.heed,
+            ) && !window.heedDemo.abort,
+          null,
+          { timeout: 60_000 },
+        );
+        const got = await p.evaluate(() => ({
+          state: document.documentElement.dataset.heed,
+          text: document.getElementById('output').dataset.text,
+          of: window.heedDemo.resultText,
+          message: document.getElementById('message').hidden
+            ? ''
+            : document.getElementById('message').textContent,
+        }));
+        console.log(`     translated “${got.of}” as “${got.text}”`);
+        assert(got.state === 'translated', `state ${got.state}: ${got.message}`);
+        assert(!/failed|Cannot read/.test(got.message), `message: ${got.message}`);
+        assert(got.of === typed && got.text, `the output is the translation of “${got.of}”`);
+        assert(/downloading/.test(waiting), `while waiting the output said: ${waiting}`);
+      } finally {
+        await ctx.close();
+      }
+    },
+  );
+  await check('a paste over the length limit says so and what was kept', async () => {
+    const { ctx, p } = await fresh();
+    try {
+      await p.goto(`${server.url}demo/#model=${encodeURIComponent(tiny.id)}`);
+      await settled(p);
+      const sentence = 'This package contains the documentation for the library. ';
+      const pasted = sentence.repeat(Math.ceil(30_000 / sentence.length));
+      const got = await p.evaluate((pasted) => {
+        const t = document.getElementById('source-text');
+        t.focus();
+        t.select();
+        const data = new DataTransfer();
+        data.setData('text/plain', pasted);
+        t.dispatchEvent(
+          new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+        );
+        const m = document.getElementById('message');
+        return { value: t.value, message: m.hidden ? '' : m.textContent };
+      }, pasted);
+      await shot(p, '23-paste-limit');
+      assert(
+        got.value.length > 0 && got.value.length <= 4000 && pasted.startsWith(got.value),
+        `kept ${got.value.length} characters`,
+      );
+      assert(/\.$/.test(got.value), 'the kept text does not end at a sentence');
+      assert(
+        /30,\d{3} characters/.test(got.message) &&
+          got.message.includes(got.value.length.toLocaleString('en')),
+        `message: ${got.message}`,
+      );
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  await check('a link naming a model the server lacks says so, after translating', async () => {
+    const { ctx, p } = await fresh();
+    try {
+      await p.goto(`${server.url}demo/#model=no-such-model&text=${encodeURIComponent(text)}`);
+      await settled(p);
+      const message = await p.evaluate(() => {
+        const m = document.getElementById('message');
+        return m.hidden ? '' : m.textContent;
+      });
+      assert(/no-such-model/.test(message), `message after the translation: ${message}`);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  await check('wide screen: the model status line stays on one line', async () => {
+    const { ctx, p } = await fresh();
+    try {
+      await p.goto(`${server.url}demo/`);
+      await settled(p);
+      const box = await p.$eval('#model-status', (e) => ({
+        height: e.getBoundingClientRect().height,
+        line: parseFloat(getComputedStyle(e).lineHeight),
+        text: e.textContent,
+        title: e.title,
+      }));
+      await shot(p, '24-header');
+      assert(box.height < box.line * 1.5, `status is ${box.height} px tall: ${box.text}`);
+      assert(box.title === box.text, 'the full status is not in its title');
+    } finally {
+      await ctx.close();
+    }
+  });
+}
