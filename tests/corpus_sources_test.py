@@ -101,6 +101,12 @@ def main():
     for s, t in made:
         new = [w.rstrip(".") for w in s.split() if w not in english]
         check("copy: the new token on both sides", len(new) == 1 and new[0] in t, True)
+    check("copy: a token also inside a longer word is not used",
+          copy_pairs.candidates("the Debian system, Printing System (CUPS)",
+                                "das Debian-System, Printing System (CUPS)"), ["Printing"])
+    check("ding placeholders", [bool(ding.PLACEHOLDER.search(t)) for t in
+                                ("I think so.", "auf jd. anderen", "to help sb.", "so gut wie")],
+          [False, True, True, False])
     print("corpus_sources_test: %d failed" % len(FAILED))
     return 1 if FAILED else 0
 

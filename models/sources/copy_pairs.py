@@ -11,6 +11,7 @@ import random
 import re
 
 TOKEN = re.compile(r"(?<![\w./:-])(\d+|[A-Z][a-z]{2,})(?![\w/:-]|\.\w)")
+EDGES = r"(?<![\w./:-])%s(?![\w/:-]|\.\w)"  # the same token edges, for one given token
 GREEK = "αβγδεζηθικλμνξοπρστυφχψω"
 CYRILLIC = "абвгдежзийклмнопрстуфхцчшщыэюя"
 HIRAGANA = [chr(c) for c in range(0x3042, 0x3094)]
@@ -45,20 +46,20 @@ def replacement(rng):
         return "https://%s%s.%s/%s" % (rng.choice(["", "www."]), word(rng, LATIN, 3, 10),
                                        rng.choice(TLDS), path)
     if kind == "file":
-        return "%s%s.%s" % (word(rng, LATIN, 3, 9), rng.choice(["", "_", "-"]) +
-                            (str(rng.randint(1, 99)) if rng.random() < 0.4 else ""),
-                            rng.choice(EXTENSIONS))
+        number = rng.choice(["", "_", "-"]) + str(rng.randint(1, 99)) if rng.random() < 0.4 else ""
+        return "%s%s.%s" % (word(rng, LATIN, 3, 9), number, rng.choice(EXTENSIONS))
     if kind == "version":
         return ".".join(str(rng.randint(0, 20)) for _ in range(rng.randint(2, 3)))
     return rng.choice(["x", "n", "i", "buf", "size"]) + "_" + word(rng, LATIN, 2, 6) + "()"
 
 
 def candidates(src, tgt):
-    """Tokens that occur in both sides, once each, and not as the first word."""
+    """Tokens that occur in both sides, once each (not even inside a longer word, as in
+    Debian-System), and not as the first word."""
     out = []
     for m in TOKEN.finditer(src):
         tok = m.group(1)
-        if m.start() == 0 or len(re.findall(r"(?<!\w)%s(?!\w)" % re.escape(tok), src)) != 1:
+        if m.start() == 0 or src.count(tok) != 1 or tgt.count(tok) != 1:
             continue
         hits = [t for t in TOKEN.finditer(tgt) if t.group(1) == tok]
         if len(hits) == 1 and hits[0].start() > 0:
@@ -67,7 +68,7 @@ def candidates(src, tgt):
 
 
 def substitute(text, tok, new):
-    return re.sub(r"(?<!\w)%s(?!\w)" % re.escape(tok), lambda _: new, text, count=1)
+    return re.sub(EDGES % re.escape(tok), lambda _: new, text, count=1)
 
 
 def make(train, lang, count, seed="heed-copy"):

@@ -23,7 +23,8 @@ import re
 PACKAGES = {"all": ["trans-de-en"]}
 PATH = "usr/share/trans/de-en"
 NOTE = re.compile(r"\s*(\{[^}]*\}|\[[^\]]*\]|\([^)]*\)|<[^>]*>)")
-PLACEHOLDER = re.compile(r"\b(jdn|jdm|jds|etw|sb|sth|sb's|so)\b\.?|/|…|\.\.\.|~|\+|=")
+PLACEHOLDER = re.compile(r"\b(jd|jdn|jdm|jds|jmd|jmdn|jmdm|jmds|etw|sb|sth)\b\.?|\bsb's\b|\bso\.(?=\s)|/|…|"
+                         r"\.\.\.|~|\+|=")
 EVERYDAY_NOTES = {"", "[cook.]", "[zool.]", "[bot.]", "[sport]", "[textil.]", "[mus.]", "[agr.]",
                   "[auto]", "[transp.]", "[anat.]", "[Br.]", "[Am.]"}
 DE_NOUN = re.compile(r"^([A-ZÄÖÜ][a-zäöüß]{2,15}) \{([mfn])\}$")
