@@ -89,6 +89,11 @@ export function startTour(app) {
   });
   document.body.append(box);
 
+  /**
+   * Puts the box under the target, or, when that would leave the screen (a tall target such
+   * as every head's grid), at the bottom of the screen over the target's lower part, so the
+   * box and the target's top (its labels) are both in view.
+   */
   function place(target) {
     const r = target.getBoundingClientRect();
     const w = Math.min(340, document.documentElement.clientWidth - 16);
@@ -100,9 +105,11 @@ export function startTour(app) {
         window.scrollX + document.documentElement.clientWidth - w - 8,
       ),
     );
-    const below = r.bottom + window.scrollY + 10;
+    const h = box.offsetHeight;
+    const bottom = window.innerHeight - h - 8;
+    const top = Math.max(8, Math.min(r.bottom + 10, bottom));
     box.style.left = `${left}px`;
-    box.style.top = `${below}px`;
+    box.style.top = `${top + window.scrollY}px`;
   }
 
   function go(i) {
@@ -118,7 +125,10 @@ export function startTour(app) {
     next.textContent = k === STEPS.length - 1 ? 'Finish' : 'Next';
     if (lit) {
       lit.classList.add('tour-target');
-      lit.scrollIntoView({ block: 'center', behavior: 'instant' });
+      // why: a target taller than half the screen is shown from its top (its labels), not
+      // from its middle
+      const tall = lit.getBoundingClientRect().height > window.innerHeight / 2;
+      lit.scrollIntoView({ block: tall ? 'start' : 'center', behavior: 'instant' });
       place(lit);
     }
     box.dataset.step = String(k);

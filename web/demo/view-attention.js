@@ -1,7 +1,7 @@
 // "Attention maps": a layer × head grid of thumbnails for all three attention blocks, and the
 // chosen head (or the average of heads) as a labelled heatmap or as a link view.
 
-import { el } from './ui.js';
+import { el, reducedMotion } from './ui.js';
 import { MatrixView, drawThumb } from './matrix-view.js';
 import { LinkView } from './link-view.js';
 import { headMatrix, prepare, causalMask } from './attention-data.js';
@@ -109,6 +109,13 @@ export function createAttentionView(app) {
     };
   }
 
+  /** Brings the opened map into view when it starts below the screen (phones: far below). */
+  function showMap() {
+    const r = main.getBoundingClientRect();
+    if (r.top > window.innerHeight * 0.7 || r.bottom < 0)
+      main.scrollIntoView({ block: 'start', behavior: reducedMotion() ? 'instant' : 'smooth' });
+  }
+
   function drawGrids() {
     const key = [
       app.resultId,
@@ -167,7 +174,10 @@ export function createAttentionView(app) {
                   'data-pattern': sum.pattern,
                   title: `${what}: ${summaryText(sum, { cross })}`,
                   'aria-label': `${what}; ${summaryText(sum, { cross })}`,
-                  onclick: () => app.set({ block, layer: l, head: h }),
+                  onclick: () => {
+                    app.set({ block, layer: l, head: h });
+                    showMap();
+                  },
                 },
                 c,
                 el('span.cap', { 'aria-hidden': 'true', text: summaryCaption(sum) }),
