@@ -201,6 +201,42 @@ export async function realModelChecks({ check, browser, route, server, shots, wa
       assert(!/<0x[0-9A-F]{2}>/i.test(surgery), `the Surgery view shows ${surgery}`);
     });
 
+    await check(
+      'findings: untranslated words and invented runs, each linked to its steps',
+      async () => {
+        await open('model=multi-en-de');
+        await translate('I would like a cup of coffee, please.');
+        const got = await page.evaluate(() => ({
+          items: [...document.querySelectorAll('#findings li')].map((li) => ({
+            kind: li.dataset.kind,
+            text: li.textContent,
+            steps: [...li.querySelectorAll('button')].map((b) => b.textContent),
+          })),
+          marked: [...document.querySelectorAll('#output .tok.invented')].map((t) => t.textContent),
+          output: document.getElementById('output').dataset.text,
+        }));
+        for (const f of got.items) console.log(`     ${f.text}`);
+        await shot(page, '34-findings');
+        assert(got.items.length > 0, `no finding for “${got.output}”`);
+        assert(
+          got.items.every((f) => f.steps.length > 0),
+          'a finding without a link to its steps',
+        );
+        const invented = got.items.find((f) => f.kind === 'invented');
+        if (invented) assert(got.marked.length > 0, 'an invented run is not marked in the output');
+        const first = got.items[0].steps[0];
+        await page.click('#findings li:first-child button');
+        const step = await page.evaluate(() => ({
+          step: window.heedDemo.state.step,
+          view: window.heedDemo.state.view,
+        }));
+        assert(
+          step.view === 'timeline' && `step ${step.step}` === first,
+          `the link “${first}” opened ${JSON.stringify(step)}`,
+        );
+      },
+    );
+
     await check('a text in another language, or mostly bytes, is warned about', async () => {
       await open('model=multi-fr-en');
       await translate('Ich möchte die Datei speichern, bevor ich das Fenster schließe.');

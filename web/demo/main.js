@@ -19,6 +19,7 @@ import {
   showSentencePicker,
   truncationNote,
   limitPaste,
+  showFindings,
 } from './translation.js';
 import { showExportTarget, exportFigure, exportTrace } from './export.js';
 import { stoppedResult, sentencesOf, sentenceOf, joinSentences } from './partial.js';
@@ -310,7 +311,7 @@ class App {
         this.startNote,
         truncationNote(result),
         unknownNote(result),
-        sourceNote(result, this.entry()),
+        sourceNote(result, this.entry(), this.models),
       ]
         .filter(Boolean)
         .join(' ');
@@ -437,6 +438,7 @@ class App {
             };
       showOutput(shown, this.resultText, k, (s, i) => (s === k ? this.jumpToStep(i) : null));
       page().output.classList.add('whatif-run');
+      showFindings(this.result, doc.sentences.length === 1 ? null : k, (i) => this.jumpToStep(i));
       this.set({ view: 'timeline', step: step + 1 });
       announce(`What if: step ${step + 1} forced to ${cand.piece}. New translation: ${r.text}`);
       document.documentElement.dataset.heed = 'what-if';
@@ -464,6 +466,7 @@ class App {
     const pick = (s) => (s === this.state.sentence ? null : this.showSentence(s));
     showOutput(doc, this.resultText, k, (s, i) => (pick(s), this.jumpToStep(i)));
     page().output.classList.remove('whatif-run');
+    showFindings(this.result, one ? null : k, (i) => this.jumpToStep(i));
     showSentencePicker(doc, k, (s) => {
       this.showSentence(s);
       announce(`Views show sentence ${s + 1} of ${doc.sentences.length}`);

@@ -19,6 +19,7 @@ const IDS = {
   confidenceLegend: 'conf-legend',
   stats: 'stats',
   sentencePicker: 'sentence-picker',
+  findings: 'findings',
   message: 'message',
   view: 'view',
   exportTarget: 'export-target',

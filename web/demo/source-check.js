@@ -29,9 +29,10 @@ export function guessLanguage(text) {
 
 /**
  * A warning about the source text for models.json entry `entry` (its `source` language), or
- * null: most pieces are bytes or <unk>, or the text reads like another language.
+ * null: most pieces are bytes or <unk>, or the text reads like another language (then a
+ * direction of `models` from that language is named).
  */
-export function sourceNote(result, entry) {
+export function sourceNote(result, entry, models = []) {
   const pieces = result.sourceTokens.filter((t) => t !== '</s>' && !/^<2\w+>$/.test(t));
   const odd = pieces.filter((t) => t === '<unk>' || pieceByte(t) >= 0).length;
   if (pieces.length >= 4 && odd * 2 > pieces.length)
@@ -44,8 +45,12 @@ export function sourceNote(result, entry) {
   const text = (result.sentences ?? [result]).map((s) => s.source ?? '').join(' ');
   const guess = guessLanguage(text);
   if (!guess || guess.lang === source) return null;
+  const other = models.find((m) => m.source === guess.lang);
   return (
     `This text reads like ${guess.name}, but the model picked translates from ` +
-    `${NAMES[source]}: pick a ${guess.name} direction in the model list, if there is one.`
+    `${NAMES[source]}` +
+    (other
+      ? `: pick “${other.name ?? other.id}” in the model list.`
+      : ', so expect it to go wrong.')
   );
 }

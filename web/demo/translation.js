@@ -7,6 +7,7 @@ import { cssAt } from './colormap.js';
 import { showPiece } from './attention-data.js';
 import { page } from './page.js';
 import { pieceGroups } from './pieces.js';
+import { findings } from './findings.js';
 
 const MAX_CHARS = 4000;
 
@@ -52,12 +53,14 @@ export function limitPaste(textarea, pasted) {
 export function showPending(text, busy = false) {
   const spinner = busy ? [el('span.spinner', { 'aria-hidden': 'true' })] : [];
   page().output.replaceChildren(el('span.pending', {}, ...spinner, text));
+  page().findings.hidden = true;
 }
 
 /** Empties the output, the speed line and the confidence legend (after a failure). */
 export function clearOutput() {
   const p = page();
   p.output.replaceChildren();
+  p.findings.hidden = true;
   p.stats.textContent = '';
   p.confidenceLegend.hidden = true;
 }
@@ -204,4 +207,55 @@ export function unknownNote(result) {
   return unk > 1
     ? `${unk} pieces of the text use characters this model has never seen; they were read as <unk>, so the translation may be off.`
     : 'One piece of the text uses characters this model has never seen; it was read as <unk>, so the translation may be off.';
+}
+
+/**
+ * Under the translation: the shown sentence's findings (findings.js), each with buttons to the
+ * steps that show it (onStep(step)); the pieces of a "probably invented" run are marked in the
+ * output. Hidden when there are none (or no trace).
+ */
+export function showFindings(result, sentence, onStep) {
+  const box = page().findings;
+  const list = findings(result);
+  for (const t of page().output.querySelectorAll('.tok.invented')) t.classList.remove('invented');
+  box.hidden = !list.length;
+  if (!list.length) return box.replaceChildren();
+  const scope =
+    sentence === null
+      ? page().output
+      : page().output.querySelector(`.sentence[data-sentence="${sentence}"]`);
+  const pct = (x) => `${Math.round(x * 100)} %`;
+  const piece = (p) => (p === '</s>' ? 'the end of the source, </s>' : `“${p.replace(/^▁/, '')}”`);
+  const items = list.map((f) => {
+    if (f.kind === 'invented')
+      for (const t of scope?.querySelectorAll('.tok') ?? [])
+        if (f.steps.includes(Number(t.dataset.step))) t.classList.add('invented');
+    const what =
+      f.kind === 'invented'
+        ? `“${f.text}”: steps ${f.steps[0] + 1}–${f.steps.at(-1) + 1} all looked mostly at ${piece(f.piece)} (${pct(f.share)} of their attention on average), so the model was not following the source there.`
+        : `“${f.text}” got ${pct(f.share)} of an even share of the attention over the whole translation; the steps that looked at it most:`;
+    return el(
+      `li.finding.${f.kind}`,
+      { 'data-kind': f.kind },
+      el('strong', {
+        text: f.kind === 'invented' ? 'probably invented ' : 'probably untranslated ',
+      }),
+      what,
+      ...f.steps.slice(0, f.kind === 'invented' ? 1 : 2).map((s) =>
+        el('button.chip', {
+          type: 'button',
+          text: `step ${s + 1}`,
+          title: `Open the decoding timeline at step ${s + 1}`,
+          onclick: () => onStep(s),
+        }),
+      ),
+    );
+  });
+  box.replaceChildren(
+    el('span.io-label', { text: 'What the attention suggests' }),
+    el('ul', {}, ...items),
+    el('p.hint', {
+      text: 'From the last decoder layer’s cross-attention (mean of its heads): a source word with under 30 % of an even share, or three or more steps in a row looking mostly at one source piece. Attention is a clue, not proof.',
+    }),
+  );
 }
