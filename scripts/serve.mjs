@@ -2,7 +2,8 @@
 // Zero-dependency static server for the Heed demo: serves web/ (so /demo/ and /lib/) and the
 // shipped models under /models/ (models.json and the files it lists, nothing else), on
 // 127.0.0.1 only, answering only requests whose Host is a loopback name (no DNS rebinding).
-// Single byte ranges are served (206, or 416 when unsatisfiable).
+// Single byte ranges are served (206, or 416 when unsatisfiable). At most 256 connections are
+// open at once (more are closed as they arrive).
 // Not a production server: no multi-range responses, no directory listings, no writes.
 //
 //   node scripts/serve.mjs            # PORT from the environment, default 8080 (next free if busy)
@@ -129,7 +130,14 @@ function resolvePath(urlPath, webRoot, modelsRoot, models) {
     if (urlPath.endsWith('/')) return null;
     return { file: path.join(modelsRoot, ...rest), root: modelsRoot };
   }
-  return { file: path.join(webRoot, ...parts), root: webRoot, dirLike: urlPath.endsWith('/') };
+  // why: `canonical` has no empty or '.' segments: a redirect built from it can never start
+  // with '//' (a scheme-relative URL naming another host, as /.//demo once gave)
+  return {
+    file: path.join(webRoot, ...parts),
+    root: webRoot,
+    dirLike: urlPath.endsWith('/'),
+    canonical: '/' + parts.map(encodeURIComponent).join('/'),
+  };
 }
 
 /** The ETag of a file's bytes (gzipped or not). */
@@ -149,7 +157,8 @@ function send(res, status, body, headers = {}) {
 /**
  * Starts the server. Returns { server, port, url }.
  * @param {{port?: number, host?: string, webRoot?: string, modelsRoot?: string,
- *          tries?: number, log?: boolean}} [options]
+ *          tries?: number, log?: boolean, maxConnections?: number}} [options]
+ *   maxConnections: open connections at most (default 256); more are closed when they open
  */
 export async function startServer(options = {}) {
   const host = options.host ?? '127.0.0.1';
@@ -161,7 +170,8 @@ export async function startServer(options = {}) {
     if (!isLoopbackHost(req.headers.host, host)) {
       return send(res, 403, 'forbidden: this server answers only to localhost\n');
     }
-    const url = new URL(req.url, 'http://localhost');
+    // why: as a path, so '//demo' is the folder, not a URL naming the host 'demo'
+    const url = new URL(req.url.startsWith('/') ? `http://localhost${req.url}` : req.url);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return send(res, 405, 'method not allowed\n', { Allow: 'GET, HEAD' });
     }
@@ -189,7 +199,7 @@ export async function startServer(options = {}) {
       }
       // why: relative links in index.html need the trailing slash.
       if (!target.dirLike) {
-        return send(res, 301, 'moved\n', { Location: url.pathname + '/' + url.search });
+        return send(res, 301, 'moved\n', { Location: target.canonical + '/' + url.search });
       }
       file = index;
     }
@@ -272,6 +282,9 @@ export async function startServer(options = {}) {
       if (options.log !== false) console.error(err);
     });
   });
+  // why: each open socket costs memory and a file descriptor; past the cap, new connections
+  // are closed at once (a page needs a handful; a flood of idle sockets gets no more)
+  server.maxConnections = options.maxConnections ?? 256;
 
   const first = options.port ?? 8080;
   const tries = options.tries ?? 50;

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
@@ -89,4 +90,59 @@ test('only the models listed in models.json are served', async () => {
 test('pages may not be framed', async () => {
   const r = await get('/demo/');
   assert.match(r.headers['content-security-policy'], /frame-ancestors 'none'/);
+});
+
+test('a folder redirect never names another host (/.//demo, //demo)', async () => {
+  for (const [asked, want] of [
+    ['/.//demo', '/demo/'],
+    ['//demo?x=1', '/demo/?x=1'],
+    ['/./demo', '/demo/'],
+    ['/./demo', '/demo/'],
+  ]) {
+    const r = await get(asked);
+    assert.ok([301, 302].includes(r.status), `${asked}: ${r.status}`);
+    assert.equal(r.headers.location, want, asked);
+    assert.ok(!r.headers.location.startsWith('//'), asked);
+  }
+});
+
+test('connections over the cap are closed as they open; below it, requests are served', async () => {
+  const { server: capped, port: cappedPort } = await startServer({
+    port: 0,
+    log: false,
+    maxConnections: 2,
+  });
+  const open = () =>
+    new Promise((resolve, reject) => {
+      const s = connect(cappedPort, '127.0.0.1', () => resolve(s));
+      s.on('error', reject);
+    });
+  const closed = (s) => new Promise((resolve) => s.once('close', resolve));
+  try {
+    const held = [await open(), await open()];
+    while ((await new Promise((r, j) => capped.getConnections((e, n) => (e ? j(e) : r(n))))) < 2)
+      await new Promise((r) => setImmediate(r));
+    const third = await open();
+    third.on('error', () => {}); // a reset is as good as a close here
+    await closed(third); // the server closed it without an answer
+    held[0].destroy();
+    await closed(held[0]);
+    while ((await new Promise((r, j) => capped.getConnections((e, n) => (e ? j(e) : r(n))))) > 1)
+      await new Promise((r) => setImmediate(r));
+    const r = await new Promise((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port: cappedPort, path: '/lib/heed.js', agent: false },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(r, 200);
+    held[1].destroy();
+  } finally {
+    capped.close();
+  }
 });
