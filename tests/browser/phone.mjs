@@ -1,8 +1,9 @@
 // Browser checks on a phone (390 × 844, touch) and of the tour on both screens, run by run.mjs:
 // a tapped head thumbnail's map is scrolled into view; every control of the translate panel,
 // the timeline (what-if candidates and the step slider included) and the attention maps is at
-// least 24 px to tap, the primary ones 44 px tall; each tour step shows its box and the top of
-// what it points at on screen.
+// least 24 px to tap, the primary ones 44 px tall; each view's long explanation is folded
+// behind “About this view”; each tour step shows its box and the top of what it points at on
+// screen.
 
 import path from 'node:path';
 import { assert } from './helpers.mjs';
@@ -106,6 +107,31 @@ export async function phoneChecks({
       await p.evaluate(() => window.scrollTo(0, 0));
       await shot(p, '32-phone-translate-panel');
       assert(small.length === 0, `${small.length} too small:\n${small.join('\n')}`);
+    });
+    await check('phone: long explanations folded behind “About this view”', async () => {
+      const seen = {};
+      for (const view of ['timeline', 'attention', 'lab', 'positions', 'surgery']) {
+        await p.tap(`#tab-${view}`);
+        await p.waitForTimeout(150);
+        seen[view] = await p.$$eval(`.view-${view} details.about`, (ds) =>
+          ds.map((d) => ({ open: d.open, shown: d.getBoundingClientRect().height > 0 })),
+        );
+        if (view === 'attention') {
+          await p.$eval('#tabs', (t) => t.scrollIntoView({ block: 'start' }));
+          await shot(p, '35-phone-about-folded');
+        }
+      }
+      const folded = Object.entries(seen).filter(([, ds]) => ds.length && ds.every((d) => !d.open));
+      assert(
+        folded.length === 5,
+        `folded: ${folded.map(([v]) => v).join(', ')} of ${JSON.stringify(seen)}`,
+      );
+      await p.tap('#tab-attention');
+      await p.tap('.view-attention details.about > summary');
+      assert(
+        await p.$eval('.view-attention details.about', (d) => d.open),
+        'a tap did not unfold the explanation',
+      );
     });
   } finally {
     await phone.close();

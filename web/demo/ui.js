@@ -109,3 +109,17 @@ export function escapeXml(s) {
     (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c],
   );
 }
+
+/**
+ * A view's long explanation folded behind "About this view": open on wide screens, closed on
+ * phones, so the figure is on the first screen there.
+ */
+export function aboutView(...children) {
+  const narrow = window.matchMedia('(max-width: 760px)').matches;
+  return el(
+    'details.about',
+    { open: !narrow },
+    el('summary', { text: 'About this view' }),
+    ...children,
+  );
+}

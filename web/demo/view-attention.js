@@ -1,7 +1,7 @@
 // "Attention maps": a layer × head grid of thumbnails for all three attention blocks, and the
 // chosen head (or the average of heads) as a labelled heatmap or as a link view.
 
-import { el, reducedMotion } from './ui.js';
+import { el, reducedMotion, aboutView } from './ui.js';
 import { MatrixView, drawThumb } from './matrix-view.js';
 import { LinkView } from './link-view.js';
 import { headMatrix, prepare, causalMask } from './attention-data.js';
@@ -77,9 +77,11 @@ export function createAttentionView(app) {
     {},
     el('div.row', {}, picker.node, show.node, toggles.node),
     el('h3', { text: 'Every head at a glance' }),
-    el('p.note', {
-      text: 'One thumbnail per layer (row) and head (column); “avg” is the mean over the heads of a layer, and “rollout” follows attention through the encoder’s layers up to that one (Abnar & Zuidema 2020: each layer’s average plus the residual, multiplied layer by layer). Under each, the head’s strongest pattern: diag (itself), prev (the previous piece), first, </s>, mono (a monotonic alignment, cross-attention) when it takes half the weight or more, else the entropy H of its rows (0 = one key, 1 = uniform). Hover or focus a thumbnail for every figure; click one to open it below.',
-    }),
+    aboutView(
+      el('p.note', {
+        text: 'One thumbnail per layer (row) and head (column); “avg” is the mean over the heads of a layer, and “rollout” follows attention through the encoder’s layers up to that one (Abnar & Zuidema 2020: each layer’s average plus the residual, multiplied layer by layer). Under each, the head’s strongest pattern: diag (itself), prev (the previous piece), first, </s>, mono (a monotonic alignment, cross-attention) when it takes half the weight or more, else the entropy H of its rows (0 = one key, 1 = uniform). Hover or focus a thumbnail for every figure; click one to open it below.',
+      }),
+    ),
     grids,
     blockNote,
     notes.node,

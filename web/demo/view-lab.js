@@ -3,7 +3,7 @@
 // window), side by side on the same Q, K, V. Every number comes from the engine's C++ kernels
 // through loadAttentionLab().
 
-import { el } from './ui.js';
+import { el, aboutView } from './ui.js';
 import { MatrixView, drawThumb } from './matrix-view.js';
 
 const FUNCS = [
@@ -95,9 +95,11 @@ export function createLabView(app) {
   const element = el(
     'div.view-lab',
     {},
-    el('p.note', {
-      text: 'The same queries, keys and values under every score function (rows) and mask (columns). Pick a cell to see its numbers below. Scores, softmax and outputs are computed by the engine’s WebAssembly kernels.',
-    }),
+    aboutView(
+      el('p.note', {
+        text: 'The same queries, keys and values under every score function (rows) and mask (columns). Pick a cell to see its numbers below. Scores, softmax and outputs are computed by the engine’s WebAssembly kernels.',
+      }),
+    ),
     el(
       'div.row',
       {},

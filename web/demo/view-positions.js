@@ -2,7 +2,7 @@
 // PE(pos, 2i+1) = cos(…) as a heatmap, computed by the engine (lab.sinusoidalPositions), and the
 // cosine similarity between positions, which shows why nearby positions look alike.
 
-import { el } from './ui.js';
+import { el, aboutView } from './ui.js';
 import { MatrixView } from './matrix-view.js';
 
 export function createPositionsView(app) {
@@ -53,9 +53,11 @@ export function createPositionsView(app) {
   const element = el(
     'div.view-positions',
     {},
-    el('p.note', {
-      text: 'Attention itself ignores order: shuffling the keys and values shuffles nothing in the output. So the Transformer adds a position signal to each embedding. Each pair of dimensions is a sine and a cosine of the position at its own frequency, from fast (left) to slow (right):',
-    }),
+    aboutView(
+      el('p.note', {
+        text: 'Attention itself ignores order: shuffling the keys and values shuffles nothing in the output. So the Transformer adds a position signal to each embedding. Each pair of dimensions is a sine and a cosine of the position at its own frequency, from fast (left) to slow (right):',
+      }),
+    ),
     el(
       'p',
       {},

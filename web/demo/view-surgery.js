@@ -5,7 +5,7 @@
 // experiments: which heads matter (ablate each in turn, rank by change) and the shuffled
 // source without positions (the encoder's attention is a permutation of the original's).
 
-import { el, fmt } from './ui.js';
+import { el, fmt, aboutView } from './ui.js';
 import { MatrixView, drawThumb } from './matrix-view.js';
 import { headMatrix, prepare, causalMask } from './attention-data.js';
 import { headPicker, blockShape, BLOCK_NAMES } from './controls.js';
@@ -196,9 +196,11 @@ export function createSurgeryView(app) {
   const element = el(
     'div.view-surgery',
     { 'data-state': 'idle' },
-    el('p.note.sg-about', {
-      text: 'Attention surgery changes how the trained model attends, for this one translation, and shows what follows. Ablating a head removes its contribution (Michel et al. 2019 found many heads can go with little loss). A window lets each position see only its neighbours; sparse adds a few global and random key blocks to it, as Longformer (Beltagy et al. 2020) and BigBird (Zaheer et al. 2020) do. Linear attention replaces the softmax by a kernel feature map, FAVOR+ with random features (Choromanski et al. 2021). The temperature multiplies the 1/√d_k scale of Vaswani et al. 2017 §3.2.1: above 1 sharpens, below 1 flattens. No positions drops the sinusoidal position signal of §3.5, and the encoder can no longer tell word order.',
-    }),
+    aboutView(
+      el('p.note.sg-about', {
+        text: 'Attention surgery changes how the trained model attends, for this one translation, and shows what follows. Ablating a head removes its contribution (Michel et al. 2019 found many heads can go with little loss). A window lets each position see only its neighbours; sparse adds a few global and random key blocks to it, as Longformer (Beltagy et al. 2020) and BigBird (Zaheer et al. 2020) do. Linear attention replaces the softmax by a kernel feature map, FAVOR+ with random features (Choromanski et al. 2021). The temperature multiplies the 1/√d_k scale of Vaswani et al. 2017 §3.2.1: above 1 sharpens, below 1 flattens. No positions drops the sinusoidal position signal of §3.5, and the encoder can no longer tell word order.',
+      }),
+    ),
     empty,
     body,
   );

@@ -2,7 +2,7 @@
 // the new piece, the cross-attention row it used, the decoder's growing causal triangle and the
 // top-k candidates it chose from. Drawn live from onStep while decoding; scrubbed from the trace.
 
-import { el, fmt, reducedMotion, announce } from './ui.js';
+import { el, fmt, reducedMotion, announce, aboutView } from './ui.js';
 import { MatrixView } from './matrix-view.js';
 import { cssAt } from './colormap.js';
 import { headMatrix, decoderInputs, showPiece, sliceHead } from './attention-data.js';
@@ -82,9 +82,11 @@ export function createTimelineView(app) {
     'div.beam-box',
     { hidden: true },
     el('h3', { text: 'The beam, step by step' }),
-    el('p.note', {
-      text: 'Beam search keeps several hypotheses at once. Each column is a step, each node a hypothesis kept there (its newest piece), each edge points to the hypothesis it extended; the winner’s path is drawn strong, and squares are hypotheses that ended with </s>. Hover a node for its log-probability; click a step to go there.',
-    }),
+    aboutView(
+      el('p.note', {
+        text: 'Beam search keeps several hypotheses at once. Each column is a step, each node a hypothesis kept there (its newest piece), each edge points to the hypothesis it extended; the winner’s path is drawn strong, and squares are hypotheses that ended with </s>. Hover a node for its log-probability; click a step to go there.',
+      }),
+    ),
     beamHost,
   );
   const pair = el('div.grid2', {}, crossMv.element, selfMv.element);
