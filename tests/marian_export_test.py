@@ -236,6 +236,48 @@ class MarianExport(unittest.TestCase):
             self.assertIn(reason, r.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "refused", "model.bin")))
 
+    def refused(self, model, *reasons):
+        """Exports `model`: refused with each of `reasons` in the message, nothing written."""
+        out = os.path.join(self.tmp.name, "refused-out")
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "bergamot",
+                                                         "export_marian.py"),
+                            "--model", model, "--out", out], capture_output=True, text=True,
+                           env=dict(os.environ, HEED_CLI=CLI))
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        for reason in reasons:
+            self.assertIn(reason, r.stderr)
+        self.assertFalse(os.path.exists(out), "nothing is written for a refused model")
+        return r.stderr
+
+    def crafted(self, name, change):
+        """The Marian-computable tiny model with `change(cfg, tensors)` applied."""
+        path = os.path.join(self.tmp.name, name)
+        meta, t = read(self.model)
+        cfg = json.loads(meta["heed.config"])
+        change(cfg, t)
+        meta["heed.config"] = json.dumps(cfg)
+        write(path, meta, t)
+        return path
+
+    def test_a_nan_weight_is_refused_by_the_engines_check(self):
+        def nan(cfg, t):
+            t["encoder.0.ffn.fc1.bias"][1][3] = np.nan
+        self.refused(self.crafted("nan.heed", nan), "the engine refuses",
+                     "tensor 'encoder.0.ffn.fc1.bias' has a non-finite value")
+
+    def test_a_string_in_the_config_never_reaches_the_yaml(self):
+        def inject(cfg, t):
+            cfg["d_model"] = "32\ntype: s2s"
+        self.refused(self.crafted("yaml.heed", inject), "the engine refuses", "d_model")
+
+    def test_an_absurd_vocabulary_is_refused_before_anything_is_written(self):
+        def huge(cfg, t):
+            cfg["vocab_size"] = 10 ** 8
+        self.refused(self.crafted("vocab.heed", huge), "the engine refuses", "vocab_size")
+
+    def test_a_device_is_refused_not_read(self):
+        self.refused("/dev/zero", "not a regular file")
+
     def test_marian_positions_by_hand(self):
         # p = 3, frequency i = 5 of D/2 = 16: 3 * exp(-5 * ln(10000) / 15)
         pe = marian_compat.marian_sinusoids(4, 32)

@@ -14,6 +14,12 @@ What it writes (into --out, not committed):
   vocab.spm        the model's own SentencePiece model (the file's `tokenizer.model`)
   manifest.json    source model and sha256, parameter shapes
 
+The model is untrusted input: before anything is read here, the native engine checks it
+(`heed info -m MODEL`, the CLI of HEED_CLI or build/heed: a regular file of at most 1 GiB,
+the header, the config within the engine's limits, every weight finite, the tokenizer), and
+whatever it refuses is refused here with its message; every value written into
+"special:model.yml" must then be a plain integer. Nothing is written before all checks pass.
+
 Only a model Marian can compute exactly is converted (models/marian_compat.py says why the
 shipped pre-norm models are not: Marian's pre-norm self-attention, its sinusoids, its zero start,
 its LayerNorm epsilon); `models/train.py --marian` trains such a model, `models/en-fr-marian.heed`
@@ -36,7 +42,7 @@ import hashlib
 import json
 import os
 import struct
-
+import subprocess
 import sys
 
 import numpy as np
@@ -49,6 +55,44 @@ BINARY_FILE_VERSION = 1
 TYPE_INT8 = 0x0100 + 1  # marian-dev src/common/types.h, Type::int8 (signed_type + 1)
 TYPE_FLOAT32 = 0x0400 + 4  # Type::float32 (float_type + 4)
 TYPE_INTGEMM8 = 0x4000 + 0x0100 + 1  # Type::intgemm8 (intgemm_type + signed_type + 1)
+
+
+CLI = os.environ.get("HEED_CLI", os.path.join(ROOT, "build", "heed"))
+# the config fields model_yml() writes: each must be a plain integer
+YML_FIELDS = ("d_model", "vocab_size", "encoder_layers", "decoder_layers", "heads", "ffn_dim",
+              "max_positions")
+
+
+def engine_config(path):
+    """The engine's verdict on `path` (`heed info`): its config when it loads the model, else
+    SystemExit with the engine's own message."""
+    if not (os.path.isfile(CLI) and os.access(CLI, os.X_OK)):
+        raise SystemExit("export_marian: the native engine %s checks the model first; build it "
+                         "(cmake --build build) or set HEED_CLI" % CLI)
+    r = subprocess.run([CLI, "info", "--compute", "f32", "-m", path], capture_output=True,
+                       text=True, errors="replace")
+    if r.returncode != 0:
+        raise SystemExit("export_marian: the engine refuses %s: %s"
+                         % (path, r.stderr.strip().replace("heed: error: ", "")))
+    return json.loads(r.stdout[r.stdout.index("{"):])["config"]
+
+
+def check_config(path, cfg, engine_cfg):
+    """The file as read here is the file the engine checked, and every value model_yml()
+    writes is a plain integer (no string reaches the YAML text)."""
+    for key in YML_FIELDS:
+        v = cfg.get(key)
+        if type(v) is not int or v != engine_cfg.get(key):
+            raise SystemExit("export_marian: %s: config field '%s' must be the integer the "
+                             "engine read (%r), got %r" % (path, key, engine_cfg.get(key), v))
+
+
+def check_finite(items):
+    """Every converted value finite (the engine refused non-finite weights; this guards the
+    conversion itself)."""
+    for name, a in items.items():
+        if not np.isfinite(a).all():
+            raise SystemExit("export_marian: %s holds a value that is not finite" % name)
 
 
 def marian_items(cfg, tensor):
@@ -182,11 +226,13 @@ def main():
     ap.add_argument("--model", default=os.path.join(ROOT, "models", "en-fr-marian.heed"))
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "bergamot", "marian"))
     args = ap.parse_args()
+    engine_cfg = engine_config(args.model)  # why: the engine's checks before Python reads a byte
     try:
         model = HeedFile(args.model)
     except (OSError, ValueError, KeyError) as e:
         raise SystemExit("export_marian: %s" % e)
     meta, cfg, tensor = model.meta, model.config, model.tensor
+    check_config(args.model, cfg, engine_cfg)
     if "directions" in json.loads(meta.get("heed.languages", "{}")):
         raise SystemExit("export_marian: %s: multi-direction models have no Marian form (no "
                          "target-language start token)" % args.model)
@@ -195,6 +241,7 @@ def main():
         raise SystemExit("export_marian: Marian cannot compute %s exactly: %s"
                          % (args.model, "; ".join(problems)))
     items = marian_items(cfg, tensor)
+    check_finite(items)
     os.makedirs(args.out, exist_ok=True)
     size = write_marian_bin(os.path.join(args.out, "model.bin"), items, model_yml(cfg))
     size8 = write_marian_bin(os.path.join(args.out, "model.int8.bin"), items, model_yml(cfg),
