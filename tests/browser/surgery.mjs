@@ -94,6 +94,17 @@ export async function surgeryChecks({
         Math.abs(Number(shown) - cut.chrf) < 1e-3,
         `chrF shown ${shown}, computed ${cut.chrf}`,
       );
+      // “Attention of both runs” now shows the ablated head; back to the head shown before
+      const opened = await page.evaluate(() => {
+        const { block, layer, head } = window.heedDemo.state;
+        return { block, layer, head };
+      });
+      assert(
+        JSON.stringify(opened) === JSON.stringify({ block: 'encoder', layer: 0, head: 0 }),
+        `the maps show ${JSON.stringify(opened)}, not the ablated head`,
+      );
+      await page.evaluate(() => window.heedDemo.set({ block: 'cross', layer: 1, head: 0 }));
+      await done(page);
       const [before1, after1] = await mapStats(page);
       assert(before1.hash === before0.hash, 'the unmodified map changed');
       assert(
