@@ -5,6 +5,7 @@
 // a text in another language than the model's, or mostly in bytes, is warned about; the example
 // buttons (beam 4 by default) with one marked as hard, each translation printed.
 
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { assert } from './helpers.mjs';
 
@@ -43,7 +44,10 @@ const SENTENCES = [
 export async function realModelChecks({ check, browser, route, server, shots, watch, settled }) {
   const shot = (p, name) =>
     p.screenshot({ path: path.join(shots, `${name}.png`), fullPage: false });
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const ctx = await browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    acceptDownloads: true,
+  });
   await ctx.addInitScript(tourSeen);
   await ctx.route('**/*', route);
   const page = await ctx.newPage();
@@ -102,6 +106,18 @@ export async function realModelChecks({ check, browser, route, server, shots, wa
           document.querySelector('.beam-box').scrollIntoView({ block: 'start' }),
         );
         await shot(page, '25-beam-tree-winner');
+        const [dl] = await Promise.all([
+          page.waitForEvent('download'),
+          page.click('#export-trace'),
+        ]);
+        const trace = JSON.parse(await readFile(await dl.path(), 'utf8'));
+        const t0 = trace.sentences[0];
+        assert(
+          Array.isArray(t0.beam) &&
+            t0.beam.length >= t0.targetTokens.length &&
+            Number.isInteger(t0.beamWinner),
+          'the whole-trace export lacks the beam tree',
+        );
         assert(got.beam === 4 && got.out.length >= 20, `${got.out.length} sentences`);
         const wrong = got.out.findIndex((s) => JSON.stringify(s.bold) !== JSON.stringify(s.want));
         assert(
@@ -144,6 +160,23 @@ export async function realModelChecks({ check, browser, route, server, shots, wa
           message: document.getElementById('message').textContent,
         }));
         await shot(page, '26-stopped-beam');
+        await page.hover('#sentence-picker button[data-sentence="3"]');
+        const picker = await page.evaluate(() => ({
+          words: document.querySelector('#sentence-picker button[data-sentence="3"] .words')
+            ?.textContent,
+          marked: [...document.querySelectorAll('#output .sentence.hover')].map(
+            (s) => s.dataset.sentence,
+          ),
+          source: window.heedDemo.doc.sentences[3].source,
+        }));
+        assert(
+          picker.words && picker.source.startsWith(picker.words.replace(/…$/, '')),
+          `picker button 4 says “${picker.words}” for “${picker.source}”`,
+        );
+        assert(
+          JSON.stringify(picker.marked) === '["3"]',
+          `hovering button 4 marked ${picker.marked}`,
+        );
         assert(cut.state === 'stopped', `state ${cut.state}`);
         assert(cut.texts.length === 8, `${cut.texts.length} sentences kept`);
         for (let k = 0; k < 7; k++)

@@ -138,6 +138,13 @@ export async function surgeryChecks({
         verdict: document.querySelector('.sg-shuffle').dataset.shuffle,
         nopos: document.querySelector('.sg-verdict[data-check="nopos"]')?.dataset.ok,
         pos: document.querySelector('.sg-verdict[data-check="pos"]')?.dataset.ok,
+        // both outcomes are the expected ones, so neither is marked as a failure (red ✗)
+        expected: [...document.querySelectorAll('.sg-verdict')].map((v) => ({
+          as: v.dataset.expected,
+          mark: v.querySelector('strong').textContent,
+          colour: getComputedStyle(v.querySelector('strong')).color,
+          err: getComputedStyle(document.documentElement).getPropertyValue('--err').trim(),
+        })),
         summary: window.heedDemo.views.surgery.exportTarget().json().shuffle,
         text: document.querySelector('.sg-verdicts').textContent,
       }));
@@ -145,6 +152,11 @@ export async function surgeryChecks({
       assert(
         r.nopos === 'true' && r.pos === 'false',
         `checks: no positions ${r.nopos}, positions ${r.pos}`,
+      );
+      assert(
+        r.expected.length === 2 &&
+          r.expected.every((v) => v.as === 'true' && v.mark.startsWith('✓')),
+        `verdict marks: ${JSON.stringify(r.expected)}`,
       );
       assert(r.summary.maxDiffNoPositions < 1e-4, `no positions: ${r.summary.maxDiffNoPositions}`);
       assert(
