@@ -54,10 +54,12 @@ TEST(CallBudget, TooManyTextsBytesOrSentencesAreRefused) {
     EXPECT_EQ(spans[0].size() + spans[1].size(), 1024u);
 }
 
-TEST(CallBudget, ABlankOrOneSentenceTextIsOneSpan) {
-    const auto spans = split_call({"", "   ", "One sentence"}, true);
+TEST(CallBudget, ABlankTextIsOneSpanAndASentenceKeepsItsOwnSpan) {
+    const auto spans = split_call({"", "   ", "  One sentence  "}, true);
     for (const auto& s : spans) EXPECT_EQ(s.size(), 1u);
-    EXPECT_EQ(spans[1][0].end, 3u);
+    EXPECT_EQ(spans[1][0].end, 3u);  // blank: the text whole, for the engine's message
+    EXPECT_EQ(spans[2][0].begin, 2u);
+    EXPECT_EQ(spans[2][0].end, 14u);
 }
 
 }  // namespace

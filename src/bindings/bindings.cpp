@@ -22,6 +22,7 @@
 
 #include "core/error.h"
 #include "translator/attention_lab.h"
+#include "translator/call_budget.h"
 #include "translator/linear_bench.h"
 #include "translator/sentence_splitter.h"
 #include "translator/translator.h"
@@ -364,13 +365,13 @@ val linear_attention(const val& q, const val& k, const val& v, bool causal) {
     });
 }
 
-/// -> {positions: [L, D], similarity: [L, L]}
-val sinusoidal_positions(int length, int d_model) {
+/// -> {positions: [L, D], similarity?: [L, L] (only when with_similarity)}
+val sinusoidal_positions(int length, int d_model, bool with_similarity) {
     return guarded("BAD_INPUT", [&] {
-        const heed::LabPositions p = heed::lab_positions(length, d_model);
+        const heed::LabPositions p = heed::lab_positions(length, d_model, with_similarity);
         val r = val::object();
         r.set("positions", tensor(p.positions, true));
-        r.set("similarity", tensor(p.similarity, true));
+        if (with_similarity) r.set("similarity", tensor(p.similarity, true));
         return r;
     });
 }
@@ -394,6 +395,53 @@ val split_text(const std::string& text) {
     out.set("sentences", sentences);
     out.set("gaps", gaps);
     return out;
+}
+
+/// split_call(): one {sentences, gaps} per text (as split_text), after the call's budget.
+val split_call_val(const val& texts, bool split) {
+    return guarded("BAD_INPUT", [&] {
+        const std::vector<std::string> in = emscripten::vecFromJSArray<std::string>(texts);
+        const std::vector<std::vector<heed::TextSpan>> spans = heed::split_call(in, split);
+        val out = val::array();
+        for (std::size_t t = 0; t < in.size(); ++t) {
+            val sentences = val::array(), gaps = val::array();
+            std::size_t at = 0;
+            for (std::size_t i = 0; i < spans[t].size(); ++i) {
+                const heed::TextSpan& s = spans[t][i];
+                gaps.set(i, val(in[t].substr(at, s.begin - at)));
+                sentences.set(i, val(in[t].substr(s.begin, s.end - s.begin)));
+                at = s.end;
+            }
+            gaps.set(spans[t].size(), val(in[t].substr(at)));
+            val item = val::object();
+            item.set("sentences", sentences);
+            item.set("gaps", gaps);
+            out.set(t, item);
+        }
+        return out;
+    });
+}
+
+/// Every limit of the engine under its JS name: the options' (OptionLimits), one call's
+/// (CallLimits), one engine batch's pieces, the model file's bytes and the lab's matrix side.
+val limits_val() {
+    const heed::OptionLimits& o = heed::kOptionLimits;
+    const heed::CallLimits& c = heed::kCallLimits;
+    val r = val::object();
+    r.set("beam", o.beam_size);
+    r.set("maxLength", o.max_length);
+    r.set("lengthPenalty", o.length_penalty);
+    r.set("topK", o.top_k);
+    r.set("linearFeatures", o.linear_features);
+    r.set("threads", o.threads);
+    r.set("textBytes", double(c.text_bytes));
+    r.set("batchTexts", double(c.texts));
+    r.set("batchBytes", double(c.bytes));
+    r.set("batchSentences", double(c.sentences));
+    r.set("batchPieces", double(heed::kMaxBatchPieces));
+    r.set("modelBytes", double(heed::kMaxModelBytes));
+    r.set("labSize", double(heed::kLabMaxSize));
+    return r;
 }
 
 val heap_stats() {
@@ -466,14 +514,7 @@ EMSCRIPTEN_BINDINGS(heed) {
         .field("layer", &heed::HeadAblation::layer)
         .field("head", &heed::HeadAblation::head)
         .field("mean", &heed::HeadAblation::mean);
-    emscripten::value_object<heed::OptionLimits>("OptionLimits")
-        .field("beam", &heed::OptionLimits::beam_size)
-        .field("maxLength", &heed::OptionLimits::max_length)
-        .field("lengthPenalty", &heed::OptionLimits::length_penalty)
-        .field("topK", &heed::OptionLimits::top_k)
-        .field("linearFeatures", &heed::OptionLimits::linear_features)
-        .field("threads", &heed::OptionLimits::threads);
-    emscripten::function("limits", +[] { return heed::kOptionLimits; });
+    emscripten::function("limits", &limits_val);
     // why: the enums under the names the JS API uses, so neither side parses the other's strings
     emscripten::enum_<heed::AttentionBlock>("AttentionBlock")
         .value("encoder", heed::AttentionBlock::EncoderSelf)
@@ -499,6 +540,7 @@ EMSCRIPTEN_BINDINGS(heed) {
         .function("explainHead", &TranslatorHandle::explain_head)
         .function("info", &TranslatorHandle::info);
     emscripten::function("splitSentences", &split_text);
+    emscripten::function("splitCall", &split_call_val);
     emscripten::function("attention", &attention);
     emscripten::function("linearAttention", &linear_attention);
     emscripten::function("sinusoidalPositions", &sinusoidal_positions);

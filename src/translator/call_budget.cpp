@@ -26,7 +26,7 @@ std::vector<std::vector<TextSpan>> split_call(const std::vector<std::string>& te
     for (const std::string& text : texts) {
         std::vector<TextSpan> spans;
         if (split) spans = split_sentences(text);
-        if (spans.size() <= 1) spans = {{0, text.size()}};  // why: a blank text gets its message
+        if (spans.empty()) spans = {{0, text.size()}};  // why: a blank text gets its message
         sentences += spans.size();
         out.push_back(std::move(spans));
     }

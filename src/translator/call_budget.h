@@ -23,7 +23,7 @@ struct CallLimits {
 inline constexpr CallLimits kCallLimits{};
 
 /// The sentences of each text (split_sentences(); the whole text as one span when `split` is
-/// false or the text has at most one sentence), after checking `texts` against kCallLimits in
+/// false or the text is blank), after checking `texts` against kCallLimits in
 /// this order: the number of texts, each text's bytes, all bytes, all sentences. Throws
 /// heed::Error naming the limit, the text and how to stay under it; nothing is translated.
 std::vector<std::vector<TextSpan>> split_call(const std::vector<std::string>& texts, bool split);

@@ -36,7 +36,13 @@ test('importing the package starts nothing: no fetch, no compile, no worker', ()
       workerExports: Object.keys(worker).sort() }));`);
   const { calls, exports, workerExports } = JSON.parse(out);
   assert.deepEqual(calls, []);
-  assert.deepEqual(exports, ['HeedError', 'loadAttentionLab', 'loadTranslator', 'memoryStats']);
+  assert.deepEqual(exports, [
+    'HeedError',
+    'limits',
+    'loadAttentionLab',
+    'loadTranslator',
+    'memoryStats',
+  ]);
   assert.deepEqual(workerExports, ['HeedError', 'spawnTranslator']);
 });
 

@@ -1,16 +1,17 @@
 // The pthreads build through the package: loadTranslator({threads}) in Node (and inside the
-// package's worker), a batch decoded on several threads equal to one thread, the options
-// checked, and the process free to exit afterwards.
+// package's worker), a batch decoded on several threads equal to one thread, every thread
+// count of the range on a batch of 16 (no hang), the options checked, the pthreads heap flat
+// over 2,000 calls, and the process free to exit afterwards.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { loadTranslator } from 'heed';
+import { loadTranslator, memoryStats } from 'heed';
 import { spawnTranslator } from 'heed/worker';
 import { SENTENCES } from '../../bench/sentences.mjs';
-import { rejectsWith } from './helpers.mjs';
+import { TINY, rejectsWith } from './helpers.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const EN_FR = path.join(ROOT, 'models', 'en-fr.heed');
@@ -53,7 +54,7 @@ test('threads out of range are BAD_INPUT; a worker can use threads too', async (
 
 test('a process that loaded the threaded build exits on its own', () => {
   const script =
-    `import { loadTranslator } from 'heed';` +
+    `import { loadTranslator, memoryStats } from 'heed';` +
     `const t = await loadTranslator({ model: ${JSON.stringify(EN_FR)}, threads: 2 });` +
     `console.log((await t.translate(['A simple text editor.', 'A game.'])).length);`;
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
@@ -62,4 +63,54 @@ test('a process that loaded the threaded build exits on its own', () => {
     timeout: 30000,
   });
   assert.equal(out.trim(), '2');
+});
+
+// why: a hang (the calling thread blocked in join on a worker that never loads) would stop
+// this process's timers too, so the sweep runs in a child; its timeout only ends a hang
+test('every thread count 1..16 translates a batch of 16 sentences as one thread does', () => {
+  const script = `
+    import { loadTranslator } from 'heed';
+    import { SENTENCES } from './bench/sentences.mjs';
+    const texts = SENTENCES.slice(0, 16);
+    const model = ${JSON.stringify(EN_FR)};
+    let want;
+    for (let n = 1; n <= 16; n++) {
+      const t = await loadTranslator({ model, threads: n });
+      const ids = (await t.translate(texts)).map((r) => r.targetIds.join(' '));
+      want ??= ids;
+      const same = ids.every((x, i) => x === want[i]);
+      console.log(n, texts.length, same ? 'same' : 'DIFFERENT');
+      t.dispose();
+    }`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  const lines = out.trim().split('\n');
+  assert.equal(lines.length, 16, out);
+  lines.forEach((line, i) => assert.equal(line, `${i + 1} 16 same`));
+});
+
+test('the pthreads heap stays flat over 2,000 calls and 20 loads (memoryStats({threads}))', async () => {
+  const texts = ['A simple text editor', 'This package', 'A game.', 'Fonts for the screen'];
+  const t = await loadTranslator({ model: TINY, threads: 4 });
+  try {
+    for (let i = 0; i < 20; i++) await t.translate(texts, { maxLength: 6 }); // first-use allocations
+    const before = await memoryStats({ threads: 4 });
+    assert.equal(before.workers, 3, 'threads - 1 workers besides the caller');
+    for (let i = 0; i < 2000; i++) await t.translate(texts, { maxLength: 6 });
+    for (let i = 0; i < 20; i++) {
+      const other = await loadTranslator({ model: TINY, threads: 4 });
+      await other.translate(texts, { maxLength: 6 });
+      other.dispose();
+    }
+    const after = await memoryStats({ threads: 4 });
+    assert.ok(after.inUse - before.inUse <= 0, `grew by ${after.inUse - before.inUse} bytes`);
+    assert.equal(after.workers, before.workers, 'the pool did not grow');
+    assert.equal(after.size, before.size, 'linear memory did not grow');
+  } finally {
+    t.dispose();
+  }
+  await rejectsWith(memoryStats({ threads: 17 }), 'BAD_INPUT', /threads/);
 });

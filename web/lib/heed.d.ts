@@ -85,13 +85,16 @@ export interface TranslateOptions {
   /** "what if": target ids the decoder must take first, whatever their probability (say a
    *  result's targetIds up to step k, then another of that step's top candidates); it decodes
    *  on from there, and each forced token keeps the model's own probability. Needs a text of
-   *  one sentence (or split: false); every id must be in the model's vocabulary, else
-   *  BAD_INPUT. Default []. */
+   *  one sentence (or split: false); every id must be in the model's vocabulary and none a
+   *  control piece (`<s>`, `<pad>`, a target-language token such as `<2de>`, which the
+   *  decoder never emits); `</s>` may only come last and not first. Else BAD_INPUT.
+   *  Default []. */
   forcedPrefix?: number[];
   /** candidates per step in the trace, 0..100 (default 5) */
   topK?: number;
-  /** target language, one of the targets in `info.directions` (e.g. 'de' for 'en-de');
-   *  default '' = the model's first direction. Unknown targets reject with BAD_INPUT. */
+  /** target language, one of the targets in `info.directions` (e.g. 'de' for 'en-de'): 1 to 8
+   *  letters a-z; default '' = the model's first direction. Unknown targets reject with
+   *  BAD_INPUT. */
   to?: string;
   /** attention surgery: change how the trained model attends for this call (default: none) */
   interventions?: Interventions;
@@ -251,10 +254,13 @@ export interface Translator {
   readonly info: ModelInfo;
   /** Calls run one at a time in call order; a batch (text[]) is decoded together. Texts must
    *  be strings without lone UTF-16 surrogates, and a batch a dense array (no holes), else the
-   *  call rejects 'BAD_INPUT' before the engine runs. A batch holds at most 256 texts and
-   *  16,384 source pieces in all (rejects 'BAD_INPUT' beyond); within it, a text the engine
-   *  refuses (empty, too long, ...) becomes its own BatchFailure item and the rest are
-   *  translated. */
+   *  call rejects 'BAD_INPUT' before the engine runs. One call (a string or a batch) holds at
+   *  most 256 texts, 20,000 UTF-8 bytes per text, 65,536 bytes and 1,024 sentences in all
+   *  (limits()); beyond, it rejects 'BAD_INPUT' before any sentence is translated, the same
+   *  in spawnTranslator's worker. Within a batch, a text the engine refuses (empty, over 249
+   *  pieces, ...) becomes its own BatchFailure item and the rest are translated. User text
+   *  never becomes a control piece: a typed `<2de>`, `<s>`, `</s>` or `<pad>` is spelt out of
+   *  ordinary pieces. */
   translate(text: string, options?: TranslateOptions): Promise<TranslationResult>;
   translate(
     text: string[],
@@ -314,9 +320,11 @@ export interface LoadOptions {
   compute?: 'int8' | 'f32';
   /** 1 (default): the single-thread build. 2..16: the pthreads build (mt/heed-mt.mjs), whose
    *  translate() decodes the sentences of a batch or paragraph on that many threads (the same
-   *  translations). Needs SharedArrayBuffer: Node, or a cross-origin isolated page (served
-   *  with COOP same-origin and COEP require-corp, as scripts/serve.mjs does); BAD_INPUT
-   *  elsewhere. Step-by-step calls (onStep) decode one sentence at a time either way. */
+   *  translations); loading starts the threads' workers (threads - 1 besides the caller,
+   *  shared by the translators of that build), so every value of the range works for any
+   *  batch. Needs SharedArrayBuffer: Node, or a cross-origin isolated page (served with COOP
+   *  same-origin and COEP require-corp, as scripts/serve.mjs does); BAD_INPUT elsewhere.
+   *  Step-by-step calls (onStep) decode one sentence at a time either way. */
   threads?: number;
 }
 
@@ -353,11 +361,14 @@ export interface AttentionOutputs {
   /** [Lq][Lk], rows sum to 1 (0 for fully masked rows) */ weights: Tensor;
   /** [Lq][Lk] pre-softmax, masked = -Infinity */ scores: Tensor;
 }
+/** Every matrix of the lab has at most 4096 rows and columns (limits().labSize), else
+ *  BAD_INPUT. */
 export interface AttentionLab {
   attention(inputs: AttentionInputs): AttentionOutputs;
-  /** [length][dModel] sinusoidal position encodings (Vaswani et al. 2017) */
+  /** [length][dModel] sinusoidal position encodings (Vaswani et al. 2017); length and dModel
+   *  0..4096 (their similarity is not computed) */
   sinusoidalPositions(length: number, dModel: number): Tensor;
-  /** [length][length] cosine similarity between those position encodings */
+  /** [length][length] cosine similarity between those position encodings (L²·D work) */
   positionSimilarity(length: number, dModel: number): Tensor;
   linearAttention(
     inputs: Omit<AttentionInputs, 'score' | 'params'> & { causal?: boolean },
@@ -366,7 +377,34 @@ export interface AttentionLab {
 export function loadAttentionLab(options?: { wasmUrl?: string | URL }): Promise<AttentionLab>;
 
 /** WASM memory of the engine instance for `wasmUrl` (shared by its translators and lab):
- *  bytes in use by malloc, and the size of linear memory (which never shrinks). */
+ *  bytes in use by malloc, and the size of linear memory (which never shrinks). `threads` > 1
+ *  (1..16): the pthreads engine's, and `workers`, its pool of thread workers. */
 export function memoryStats(options?: {
   wasmUrl?: string | URL;
-}): Promise<{ inUse: number; size: number }>;
+  threads?: number;
+}): Promise<{ inUse: number; size: number; workers?: number }>;
+
+/** Every limit the engine enforces, stated once (README, "Untrusted models and text"). */
+export interface Limits {
+  /** TranslateOptions ranges: beam 1..beam, maxLength 1..maxLength, lengthPenalty
+   *  0..lengthPenalty, topK 0..topK, interventions.linear.features 1..linearFeatures,
+   *  threads 1..threads */
+  beam: number;
+  maxLength: number;
+  lengthPenalty: number;
+  topK: number;
+  linearFeatures: number;
+  threads: number;
+  /** one call (a string or a batch): UTF-8 bytes per text, texts, bytes and sentences in all */
+  textBytes: number;
+  batchTexts: number;
+  batchBytes: number;
+  batchSentences: number;
+  /** source pieces of one engine batch (the façade sends 64 sentences at a time) */
+  batchPieces: number;
+  /** bytes of a model file */
+  modelBytes: number;
+  /** rows and columns of a lab matrix, and the positions' length and dModel */
+  labSize: number;
+}
+export function limits(options?: { wasmUrl?: string | URL }): Promise<Readonly<Limits>>;

@@ -11,6 +11,7 @@ import {
   checkExplain,
   checkLoadOptions,
   checkObject,
+  MAX_THREADS,
   checkTranslate,
   describe,
   disposedError,
@@ -199,6 +200,30 @@ async function threadedLoader() {
   return { loader, run };
 }
 
+/**
+ * Makes the pthreads engine's pool hold at least `count` loaded workers. why: a translate call
+ * on n threads starts n - 1 pthreads while the calling thread blocks in join; a worker the
+ * pool lacks would be created then, and it cannot finish loading while its creator is blocked
+ * (the call never returned). Workers go back to the pool at each join, so the pool only grows
+ * to the most threads a translator asked for, less one.
+ */
+async function growPool(core, count) {
+  const pool = core.PThread;
+  const loading = [];
+  while (pool.unusedWorkers.length + pool.runningWorkers.length + loading.length < count) {
+    pool.allocateUnusedWorker();
+    // why: kept out of the pool until it has loaded, so no call can take it half-started
+    const worker = pool.unusedWorkers.pop();
+    loading.push(
+      new Promise((resolve) => pool.loadWasmModuleToWorker(worker, resolve)).then(() => {
+        worker.unref?.(); // why: as the first pool's workers (threadedLoader)
+        pool.unusedWorkers.push(worker);
+      }),
+    );
+  }
+  await Promise.all(loading);
+}
+
 async function instantiateCore(wasmUrl, threaded) {
   const url =
     wasmUrl === undefined
@@ -296,7 +321,7 @@ function checkInt(value, name, lo, hi) {
  * value_object): defaults and limits come from the C++ definitions, checked here once so that
  * a wrong option is named as the caller wrote it.
  */
-function engineOptions(options, { defaults, limits, blocks }) {
+function engineOptions(options, { defaults, limits, blocks, vocab }) {
   for (const key of Object.keys(options))
     if (!(key in defaults))
       throw badInput(
@@ -316,26 +341,44 @@ function engineOptions(options, { defaults, limits, blocks }) {
   if (typeof o.attention !== 'boolean')
     throw badInput(`options.attention must be a boolean, got ${describe(o.attention)}`);
   const prefix = o.forcedPrefix;
-  if (
-    !Array.isArray(prefix) ||
-    prefix.length > limits.maxLength ||
-    !prefix.every((id) => Number.isSafeInteger(id) && id >= 0)
-  )
+  if (!Array.isArray(prefix) || prefix.length > limits.maxLength)
     throw badInput(
       `options.forcedPrefix must be an array of at most ${limits.maxLength} target ids ` +
         `(non-negative integers), got ${describe(prefix)}`,
     );
+  // why: Embind converts each id to a 32-bit int (2**31 wrapped to -2147483648) and reads a
+  // hole as undefined; every id is checked here against the model's vocabulary instead
+  denseArray(prefix, 'options.forcedPrefix').forEach((id, i) => {
+    if (!Number.isSafeInteger(id) || id < 0 || id >= vocab)
+      throw badInput(
+        `options.forcedPrefix[${i}] must be a target id of this model (an integer in ` +
+          `0..${vocab - 1}), got ${describe(id)}`,
+      );
+  });
   checkInt(o.threads, 'threads', 1, defaults.threads);
   if (typeof o.shortlist !== 'boolean')
     throw badInput(`options.shortlist must be a boolean, got ${describe(o.shortlist)}`);
   if (typeof o.split !== 'boolean')
     throw badInput(`options.split must be a boolean, got ${describe(o.split)}`);
-  if (typeof o.to !== 'string')
-    throw badInput(`options.to must be a language code string, got ${describe(o.to)}`);
+  // why: a language code is short; a megabyte of text is not one, and is not copied into WASM
+  if (typeof o.to !== 'string' || !/^([a-z]{1,8})?$/.test(o.to))
+    throw badInput(
+      `options.to must be a language code string (1 to 8 letters a-z, e.g. 'de'; '' for the ` +
+        `model's first direction), got ${describe(o.to)}` +
+        (typeof o.to === 'string' && o.to.length > 40 ? ` (${o.to.length} characters)` : ''),
+    );
   o.surgery = checkInterventions(options.interventions ?? {}, defaults.interventions, limits);
   o.interventions = { ...o.surgery, ablate: o.surgery.ablate.map((a) => ({ ...a })) };
   for (const a of o.interventions.ablate) a.block = blocks[a.block];
   return o;
+}
+
+/** The elements of `array`, refusing a hole (map and every skip holes; Embind does not). */
+function denseArray(array, name) {
+  for (let i = 0; i < array.length; i++)
+    if (!Object.prototype.hasOwnProperty.call(array, i))
+      throw badInput(`${name}[${i}] is a hole: sparse arrays are not accepted`);
+  return array;
 }
 
 const INTERVENTIONS = ['temperature', 'window', 'noPositions', 'ablate', 'sparse', 'linear'];
@@ -397,7 +440,7 @@ function checkInterventions(given, defaults, limits) {
       `options.interventions.ablate must be an array of {block, layer, head, mean?}, ` +
         `got ${describe(iv.ablate)}`,
     );
-  iv.ablate = iv.ablate.map((a, i) => {
+  iv.ablate = denseArray(iv.ablate, 'options.interventions.ablate').map((a, i) => {
     const field = `interventions.ablate[${i}]`;
     checkObject(a, `options.${field}`);
     if (!BLOCKS.includes(a.block))
@@ -422,6 +465,7 @@ export async function loadTranslator(options) {
   const bytes = await modelBytes(options.model, options.onProgress);
   checkModelSize(bytes);
   const engine = await core;
+  if (threads > 1) await growPool(engine, threads - 1);
   const handle = new engine.Translator();
   try {
     unwrap(handle.load(bytes, options.compute !== 'f32'));
@@ -471,9 +515,6 @@ function stepEvent(e) {
   };
 }
 
-/** A batch item's text as paragraphResult's parts: one sentence, the whole string. */
-const oneSentence = (text) => ({ sentences: [text], gaps: ['', ''] });
-
 class Translator extends TranslatorBase {
   #handle;
   #engine; // the Embind module (its enums)
@@ -491,6 +532,7 @@ class Translator extends TranslatorBase {
       defaults: { ...engine.defaultOptions(), threads: info.threads },
       limits: engine.limits(),
       blocks: engine.AttentionBlock,
+      vocab: info.config.vocab_size,
     };
     /** @type {import('./heed.d.ts').ModelInfo} */
     this.info = info;
@@ -553,7 +595,7 @@ class Translator extends TranslatorBase {
     if (signal?.aborted) throw abortedError(signal);
     const shape = (r) => shapeResult(r, engine.attention);
     if (Array.isArray(text)) return this.#translateBatch(text, engine, shape);
-    const parts = this.#split(text, engine);
+    const [parts] = this.#splitCall([text], engine);
     const n = parts.sentences.length;
     if (n > 1 && engine.forcedPrefix.length)
       throw badInput(
@@ -596,28 +638,28 @@ class Translator extends TranslatorBase {
     return paragraphResult(parts, rows.map(shape), engine.surgery);
   }
 
-  /** {sentences, gaps} of a text: the engine's splitter, or the text whole (split: false). */
-  #split(text, engine) {
-    return engine.split ? this.#engine.splitSentences(text) : oneSentence(text);
+  /**
+   * {sentences, gaps} of each text (the engine's split_call: the text whole with split: false
+   * or one sentence), after the call's budget (limits(): texts, bytes, sentences): an
+   * oversized call is BAD_INPUT before any sentence is translated.
+   */
+  #splitCall(texts, engine) {
+    return unwrap(this.#engine.splitCall(texts, engine.split));
   }
 
   /**
-   * Every text split into sentences, all sentences decoded in batches of at most 256 (the
-   * engine's limit on texts), regrouped per text; a text with a refused
-   * sentence becomes its {error} item and the others are still translated.
+   * Every text split into sentences, all sentences decoded in batches of 64, regrouped per
+   * text; a text with a refused sentence becomes its {error} item and the others are still
+   * translated.
    */
   #translateBatch(texts, engine, shape) {
-    const parts = texts.map((t) => {
-      const p = this.#split(t, engine);
-      // why: a blank text reaches the engine whole, which says what is wrong with it
-      return p.sentences.length === 0 ? oneSentence(t) : p;
-    });
+    const parts = this.#splitCall(texts, engine);
     const flat = parts.flatMap((p) => p.sentences);
     const rows = [];
-    // why: one engine call per 256 sentences, so the engine's limit on the pieces of one
-    // batch (16,384) still refuses an oversized batch before any decoding
-    for (let first = 0; first < flat.length; first += 256)
-      rows.push(...unwrap(this.#handle.translate(flat.slice(first, first + 256), engine)));
+    // why: 64 sentences of at most 250 pieces stay under one engine batch's 16,384 pieces,
+    // so no batch of an accepted call is refused after others were translated
+    for (let first = 0; first < flat.length; first += 64)
+      rows.push(...unwrap(this.#handle.translate(flat.slice(first, first + 64), engine)));
     let at = 0;
     return parts.map((p) => {
       const mine = rows.slice(at, (at += p.sentences.length));
@@ -797,19 +839,38 @@ export async function loadAttentionLab(options) {
     sinusoidalPositions(length, dModel) {
       checkSize(length, 'length', 4096);
       checkSize(dModel, 'dModel', 4096);
-      return unwrap(core.sinusoidalPositions(length, dModel)).positions;
+      return unwrap(core.sinusoidalPositions(length, dModel, false)).positions;
     },
     positionSimilarity(length, dModel) {
       checkSize(length, 'length', 4096);
       checkSize(dModel, 'dModel', 4096);
-      return unwrap(core.sinusoidalPositions(length, dModel)).similarity;
+      return unwrap(core.sinusoidalPositions(length, dModel, true)).similarity;
     },
   });
 }
 
-/** Bytes of WASM memory in use by malloc and in total (for leak checks and the demo). */
+/**
+ * Bytes of WASM memory in use by malloc and in total (for leak checks and the demo), of the
+ * single-thread engine, or with `threads` > 1 of the pthreads engine (whose pool of workers it
+ * counts too).
+ */
 export async function memoryStats(options) {
   checkObject(options, 'options', true);
+  const threads = options?.threads ?? 1;
+  if (!(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS))
+    throw badInput(
+      `options.threads must be an integer in 1..${MAX_THREADS}, got ${describe(threads)}`,
+    );
+  const core = await getCore(options?.wasmUrl, threads > 1);
+  const stats = core.heapStats();
+  if (threads === 1) return stats;
+  const { unusedWorkers, runningWorkers } = core.PThread;
+  return { ...stats, workers: unusedWorkers.length + runningWorkers.length };
+}
+
+/** Every limit of the engine (options, one call's budget, model size, lab); see heed.d.ts. */
+export async function limits(options) {
+  checkObject(options, 'options', true);
   const core = await getCore(options?.wasmUrl);
-  return core.heapStats();
+  return Object.freeze(core.limits());
 }

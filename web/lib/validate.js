@@ -4,12 +4,41 @@
 // so no JS exception ever unwinds through C++ frames. Internal; nothing runs at import.
 import { HeedError, badInput, describe } from './common.js';
 
-/** Documented limits, equal to the engine's (translator.h: kMaxBatchTexts, kMaxModelBytes). */
+/**
+ * Documented limits, equal to the engine's (limits(); call_budget.h, translator.h): checked
+ * here before anything is copied into WASM or posted to a worker, and again by the engine.
+ */
 export const INPUT_LIMITS = Object.freeze({
+  textBytes: 20000,
   batchTexts: 256,
+  batchBytes: 65536,
+  batchSentences: 1024,
   batchPieces: 16384,
   modelBytes: 2 ** 30,
 });
+
+/** Bytes of `s` in UTF-8 (a well-formed string: a surrogate pair is 4 bytes). */
+function utf8Bytes(s) {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) (i++, (n += 2));
+    else if (c >= 0x800) n += 2;
+    else if (c >= 0x80) n += 1;
+  }
+  return n;
+}
+
+/** One text within the call's budget of bytes; returns its UTF-8 bytes. */
+function checkTextBytes(s, name) {
+  const bytes = utf8Bytes(s);
+  if (bytes > INPUT_LIMITS.textBytes)
+    throw badInput(
+      `${name} is too long (${bytes} bytes; at most ${INPUT_LIMITS.textBytes}): ` +
+        'split it into several texts',
+    );
+  return bytes;
+}
 
 // why: the engine adds offsets to positions in 32-bit ints; 2**24 is far past any sequence the
 // lab accepts (4096) and far from overflow, so every distinct mask stays reachable
@@ -45,13 +74,18 @@ function checkWellFormed(s, name) {
 
 /**
  * translate()'s text: a string, or a dense array (no holes) of at most batchTexts strings,
- * none with a lone surrogate. Other types are left to checkTranslate's message.
+ * none with a lone surrogate, each at most textBytes and all at most batchBytes in UTF-8 (the
+ * engine then counts the sentences). Other types are left to checkTranslate's message.
  */
 export function checkTextInput(text) {
-  if (typeof text === 'string') return checkWellFormed(text, 'text');
+  if (typeof text === 'string') {
+    checkWellFormed(text, 'text');
+    return void checkTextBytes(text, 'text');
+  }
   if (!Array.isArray(text)) return;
   if (text.length > INPUT_LIMITS.batchTexts)
-    throw badInput(`a batch holds at most ${INPUT_LIMITS.batchTexts} texts (got ${text.length})`);
+    throw badInput(`a call holds at most ${INPUT_LIMITS.batchTexts} texts (got ${text.length})`);
+  let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     // why: forEach and map skip holes, so ['a', , 'b'] passed the string check and then
     // failed inside Embind's conversion with a raw BindingError
@@ -60,7 +94,13 @@ export function checkTextInput(text) {
     if (typeof text[i] !== 'string')
       throw badInput(`text[${i}] must be a string, got ${describe(text[i])}`);
     checkWellFormed(text[i], `text[${i}]`);
+    bytes += checkTextBytes(text[i], `text[${i}]`);
   }
+  if (bytes > INPUT_LIMITS.batchBytes)
+    throw badInput(
+      `a call holds at most ${INPUT_LIMITS.batchBytes} bytes of text (got ${bytes}): ` +
+        'split it into several calls',
+    );
 }
 
 /** Model bytes over the engine's limit are BAD_MODEL before they are copied into WASM. */
