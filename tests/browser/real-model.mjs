@@ -85,9 +85,12 @@ export async function realModelChecks({ check, browser, route, server, shots, wa
           const out = [];
           for (let k = 0; k < app.doc.sentences.length; k++) {
             app.showSentence(k);
-            const bold = [...document.querySelectorAll('.beam-tree .bt-node.bt-won')]
-              .sort((a, b) => a.dataset.step - b.dataset.step)
-              .map((n) => n.dataset.piece);
+            // why: read from each node's title (“step 3: “piece”, …”), which the tree has
+            // always had, so this check means the same before and after a change to it
+            const bold = [...document.querySelectorAll('.beam-tree .bt-node.bt-won title')]
+              .map((t) => t.textContent.match(/^step (\d+): “(.*)”, total/s))
+              .sort((a, b) => a[1] - b[1])
+              .map((m) => m[2]);
             const a = app.result.attention;
             out.push({
               want: app.result.targetTokens,
@@ -106,6 +109,12 @@ export async function realModelChecks({ check, browser, route, server, shots, wa
           document.querySelector('.beam-box').scrollIntoView({ block: 'start' }),
         );
         await shot(page, '25-beam-tree-winner');
+        assert(got.beam === 4 && got.out.length >= 20, `${got.out.length} sentences`);
+        const wrong = got.out.findIndex((s) => JSON.stringify(s.bold) !== JSON.stringify(s.want));
+        assert(
+          wrong < 0,
+          `sentence ${wrong + 1}: bold ${JSON.stringify(got.out[wrong]?.bold)} vs output ${JSON.stringify(got.out[wrong]?.want)}`,
+        );
         const [dl] = await Promise.all([
           page.waitForEvent('download'),
           page.click('#export-trace'),
@@ -117,12 +126,6 @@ export async function realModelChecks({ check, browser, route, server, shots, wa
             t0.beam.length >= t0.targetTokens.length &&
             Number.isInteger(t0.beamWinner),
           'the whole-trace export lacks the beam tree',
-        );
-        assert(got.beam === 4 && got.out.length >= 20, `${got.out.length} sentences`);
-        const wrong = got.out.findIndex((s) => JSON.stringify(s.bold) !== JSON.stringify(s.want));
-        assert(
-          wrong < 0,
-          `sentence ${wrong + 1}: bold ${JSON.stringify(got.out[wrong]?.bold)} vs output ${JSON.stringify(got.out[wrong]?.want)}`,
         );
       },
     );
@@ -160,6 +163,22 @@ export async function realModelChecks({ check, browser, route, server, shots, wa
           message: document.getElementById('message').textContent,
         }));
         await shot(page, '26-stopped-beam');
+        assert(cut.state === 'stopped', `state ${cut.state}`);
+        assert(cut.texts.length === 8, `${cut.texts.length} sentences kept`);
+        for (let k = 0; k < 7; k++)
+          assert(
+            cut.texts[k] === whole.texts[k],
+            `sentence ${k + 1} after Stop: ${JSON.stringify(cut.texts[k])}, unstopped: ${JSON.stringify(whole.texts[k])}`,
+          );
+        const breaks = (s) => s.split(/\n\s*\n/).length - 1;
+        assert(
+          breaks(cut.output) === 2 && breaks(whole.output) === 2,
+          `paragraph breaks: ${breaks(cut.output)} after Stop, ${breaks(whole.output)} unstopped`,
+        );
+        assert(
+          cut.output.startsWith(whole.output.split(whole.texts[7])[0].trim()),
+          'the stopped output does not begin as the unstopped one',
+        );
         await page.hover('#sentence-picker button[data-sentence="3"]');
         const picker = await page.evaluate(() => ({
           words: document.querySelector('#sentence-picker button[data-sentence="3"] .words')
@@ -176,22 +195,6 @@ export async function realModelChecks({ check, browser, route, server, shots, wa
         assert(
           JSON.stringify(picker.marked) === '["3"]',
           `hovering button 4 marked ${picker.marked}`,
-        );
-        assert(cut.state === 'stopped', `state ${cut.state}`);
-        assert(cut.texts.length === 8, `${cut.texts.length} sentences kept`);
-        for (let k = 0; k < 7; k++)
-          assert(
-            cut.texts[k] === whole.texts[k],
-            `sentence ${k + 1} after Stop: ${JSON.stringify(cut.texts[k])}, unstopped: ${JSON.stringify(whole.texts[k])}`,
-          );
-        const breaks = (s) => s.split(/\n\s*\n/).length - 1;
-        assert(
-          breaks(cut.output) === 2 && breaks(whole.output) === 2,
-          `paragraph breaks: ${breaks(cut.output)} after Stop, ${breaks(whole.output)} unstopped`,
-        );
-        assert(
-          cut.output.startsWith(whole.output.split(whole.texts[7])[0].trim()),
-          'the stopped output does not begin as the unstopped one',
         );
       },
     );
