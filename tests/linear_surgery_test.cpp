@@ -3,12 +3,13 @@
 // causal running sums against the non-causal formula on each prefix, the banded and gathering
 // softmax paths against the full masked reference, the cost formulas against hand counts, and
 // the translator (seeding, refusals, r = 4096 against exact attention).
+#include "model/linear_surgery.h"
+
 #include <algorithm>
 #include <cmath>
 #include <random>
 
 #include "model/attention_cost.h"
-#include "model/linear_surgery.h"
 #include "model/model.h"
 #include "ops/attention.h"
 #include "ops/linear_attention.h"

@@ -272,7 +272,7 @@ bool translate_one(const Args& a, const heed::Translator& tr, const std::string&
     auto in = [&](std::size_t i) { return n == 1 ? where : where + ", sentence " + std::to_string(i + 1) + " of " + std::to_string(n); };
     try {
         spans = heed::split_call({text}, a.options.split)[0];  // why: the call's budget first
-        if (spans.size() == 1) spans = {{0, text.size()}};      // one sentence: the text as given
+        if (spans.size() == 1) spans = {{0, text.size()}};     // one sentence: the text as given
         n = spans.size();
         std::vector<heed::Translation> done;
         for (std::size_t first = 0; first < n; first += 64) {  // why: under the batch limits

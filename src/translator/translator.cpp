@@ -108,9 +108,9 @@ std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t s
     std::vector<int> never_emitted;
     for (int id : tokenizer.control_ids())
         if (id != config.eos_id) never_emitted.push_back(id);
-    return std::unique_ptr<LoadedModel>(new LoadedModel{
-        Model(config, std::move(weights)), std::move(tokenizer), file.metadata_json(),
-        std::move(directions), std::move(never_emitted)});
+    return std::unique_ptr<LoadedModel>(
+        new LoadedModel{Model(config, std::move(weights)), std::move(tokenizer),
+                        file.metadata_json(), std::move(directions), std::move(never_emitted)});
 }
 
 std::unique_ptr<LoadedModel> load_model_file(const std::string& path, const LoadOptions& options) {
@@ -200,11 +200,14 @@ void Translator::check_against_model(const TranslateOptions& options) const {
             throw Error(field + " is the control piece '" + loaded_->tokenizer.piece(prefix[i]) +
                         "', which the decoder never emits");
         if (prefix[i] == c.eos_id && i == 0)
-            throw Error(field + " is </s>: a translation that ends before its first piece is "
+            throw Error(field +
+                        " is </s>: a translation that ends before its first piece is "
                         "empty (start the prefix with a piece of text)");
         if (prefix[i] == c.eos_id && i + 1 < prefix.size())
-            throw Error(field + " is </s>, which ends the translation, so nothing may follow it "
-                        "(got " + std::to_string(prefix.size() - i - 1) + " more ids)");
+            throw Error(field +
+                        " is </s>, which ends the translation, so nothing may follow it "
+                        "(got " +
+                        std::to_string(prefix.size() - i - 1) + " more ids)");
     }
     const std::vector<HeadAblation>& ablations = options.interventions.ablations;
     for (std::size_t i = 0; i < ablations.size(); ++i) {
@@ -425,8 +428,7 @@ std::vector<Translation> Translator::translate_group(std::vector<std::vector<int
         for (std::size_t i = 0; i < prepared.size(); ++i) {
             Hypothesis& h = hyps[i];
             const int own_max =
-                search_options(options, *loaded_, int(prepared[i].ids.size()))
-                    .max_length;
+                search_options(options, *loaded_, int(prepared[i].ids.size())).max_length;
             if (int(h.tokens.size()) > own_max) {  // why: same cap as a one-sentence call
                 h.tokens.resize(own_max);
                 h.logprobs.resize(own_max);
