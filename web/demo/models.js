@@ -10,9 +10,14 @@ import { progress, showMessage, showStatus, sizeText } from './status.js';
 export async function loadManifest() {
   let list;
   try {
-    const res = await fetch('../models/models.json', { cache: 'no-cache' });
-    if (!res.ok) throw new Error(`the server answered ${res.status} for /models/models.json`);
-    list = await res.json();
+    // why: boot.js started this request while the page's modules were still loading
+    const early = window.heedEarly?.manifest;
+    if (early) list = await early;
+    else {
+      const res = await fetch('../models/models.json', { cache: 'no-cache' });
+      if (!res.ok) throw new Error(`the server answered ${res.status} for /models/models.json`);
+      list = await res.json();
+    }
     const valid = (m) => m && typeof m.id === 'string' && typeof m.file === 'string';
     if (!Array.isArray(list) || !list.every(valid))
       throw new Error('models.json is not a list of {id, file, name, size}');
@@ -61,6 +66,14 @@ export function showAbout(entry) {
   about.hidden = !about.textContent;
 }
 
+/** The download boot.js started, if it is of `file` and not taken yet (it is used once). */
+async function earlyModel(file) {
+  const early = await window.heedEarly?.model;
+  if (!early || early.taken || early.file !== file) return null;
+  early.taken = true;
+  return early;
+}
+
 let warming = null;
 
 /**
@@ -94,10 +107,18 @@ export async function openModel(entry) {
   const engine = warmEngine();
   try {
     const url = new URL(`../models/${entry.file}`, location.href).href;
-    const { bytes, source } = await fetchModel(url, {
-      expectedSize: entry.size,
-      onProgress: (f, n) => progress.update(f, n),
-    });
+    const early = await earlyModel(entry.file);
+    if (early) {
+      // boot.js has been downloading this model since the page was parsed: follow it
+      progress.t0 = early.t0;
+      if (early.seen.bytes) progress.update(early.seen.fraction, early.seen.bytes);
+      early.seen.listener = (f, n) => progress.update(f, n);
+    }
+    const { bytes, source } = await (early?.promise ??
+      fetchModel(url, {
+        expectedSize: entry.size,
+        onProgress: (f, n) => progress.update(f, n),
+      }));
     progress.say('Starting the engine…');
     const { spawnTranslator } = await engine;
     const size = bytes.length; // why: the worker client may transfer (detach) the buffer

@@ -1,0 +1,38 @@
+// Starts the two downloads a first translation waits for, the model list and the model the link
+// (or else the list's first entry) names, as soon as the page is parsed, before the rest of the
+// page's modules have loaded; models.js takes them over. Nothing else: no DOM, no engine.
+
+function start() {
+  const t0 = performance.now();
+  const manifest = fetch('../models/models.json', { cache: 'no-cache' }).then((res) => {
+    if (!res.ok) throw new Error(`the server answered ${res.status} for /models/models.json`);
+    return res.json();
+  });
+  manifest.catch(() => {}); // why: models.js awaits it and says what went wrong
+  // why: imported now, not statically, so the list's request leaves without waiting for it
+  const store = import('./model-store.js');
+  const model = manifest.then(
+    (list) => {
+      const id = new URLSearchParams(location.hash.replace(/^#/, '')).get('model');
+      const entry = Array.isArray(list) ? (list.find((m) => m?.id === id) ?? list[0]) : null;
+      if (typeof entry?.file !== 'string') return null;
+      const url = new URL(`../models/${entry.file}`, location.href).href;
+      const seen = { fraction: NaN, bytes: 0, listener: null };
+      const promise = store.then(({ fetchModel }) =>
+        fetchModel(url, {
+          expectedSize: entry.size,
+          onProgress: (fraction, bytes) => {
+            Object.assign(seen, { fraction, bytes });
+            seen.listener?.(fraction, bytes);
+          },
+        }),
+      );
+      promise.catch(() => {}); // why: models.js awaits it and says what went wrong
+      return { file: entry.file, t0, promise, seen, taken: false };
+    },
+    () => null,
+  );
+  return { manifest, model };
+}
+
+window.heedEarly = start();
