@@ -93,24 +93,28 @@ export async function firstVisitChecks({
         downloadThroughput: 4e6,
         uploadThroughput: 1e6,
       });
+      const t0 = Date.now();
       await p.goto(`${server.url}demo/`);
-      await p.waitForFunction(
-        () => /of [\d.]+ MB .*left/.test(document.getElementById('load-text').textContent),
-        null,
-        { timeout: 30_000 },
-      );
+      const arrived = settled(p).then(() => Date.now() - t0);
+      const shown = await p
+        .waitForFunction(
+          () => /of [\d.]+ MB .*left/.test(document.getElementById('load-text').textContent),
+          null,
+          { timeout: 30_000 },
+        )
+        .then(
+          () => true,
+          () => false,
+        );
       const said = await p.textContent('#load-text');
       const value = await p.$eval('#load-progress', (e) => e.value);
       await shot(p, '21-download-progress');
+      const ms = await arrived;
+      console.log(
+        `     cold first translation at 4 MB/s: ${ms} ms from navigation (the page's own count: ${Math.round(await p.evaluate(() => window.heedDemo.firstTranslationMs))} ms)`,
+      );
       console.log(`     says: ${said}`);
-      assert(value > 0 && value < 1, `progress bar at ${value}`);
-      await cdp.send('Network.emulateNetworkConditions', {
-        offline: false,
-        latency: 0,
-        downloadThroughput: -1,
-        uploadThroughput: -1,
-      });
-      await settled(p);
+      assert(shown && value > 0 && value < 1, `progress bar at ${value}: “${said}”`);
     } finally {
       await ctx.close();
     }

@@ -1,6 +1,7 @@
-// Starts the two downloads a first translation waits for, the model list and the model the link
-// (or else the list's first entry) names, as soon as the page is parsed, before the rest of the
-// page's modules have loaded; models.js takes them over. Nothing else: no DOM, no engine.
+// Starts the downloads a first translation waits for, the model list and the model the link
+// (or else the list's first entry) names, and the worker's scripts and engine, as soon as the
+// page is parsed, before the rest of the page's modules have loaded; models.js takes them over.
+// Nothing else: no DOM, no engine started.
 
 function start() {
   const t0 = performance.now();
@@ -32,6 +33,12 @@ function start() {
     },
     () => null,
   );
+  // the worker's scripts and the engine, into the HTTP cache while the model downloads (the
+  // worker started later revalidates them, 304, instead of downloading them after the model)
+  for (const file of ['heed-worker.js', 'worker.js', 'heed.js', 'heed-core.mjs', 'heed.wasm'])
+    fetch(new URL(`../lib/${file}`, import.meta.url))
+      .then((r) => r.arrayBuffer())
+      .catch(() => {}); // a real failure is reported by the worker when it loads
   return { manifest, model };
 }
 

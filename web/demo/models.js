@@ -77,16 +77,18 @@ async function earlyModel(file) {
 let warming = null;
 
 /**
- * Starts fetching what the worker translator needs besides the model: the worker client's
- * module (resolved), and the worker's scripts and heed.wasm into the HTTP cache, so the worker
- * started later revalidates them (304) instead of downloading them after the model. Once.
+ * The worker client's module, imported while the model downloads; the worker's scripts and
+ * heed.wasm are fetched then too (by boot.js on a first load, here when boot.js did not run),
+ * so the worker started later revalidates them (304) instead of downloading them after the
+ * model. Once.
  */
 function warmEngine() {
   warming ??= (() => {
-    for (const file of ['worker.js', 'heed.js', 'heed-core.mjs', 'heed.wasm'])
-      fetch(new URL(`../lib/${file}`, import.meta.url))
-        .then((r) => r.arrayBuffer())
-        .catch(() => {}); // a real failure is reported by the worker when it loads
+    if (!window.heedEarly)
+      for (const file of ['worker.js', 'heed.js', 'heed-core.mjs', 'heed.wasm'])
+        fetch(new URL(`../lib/${file}`, import.meta.url))
+          .then((r) => r.arrayBuffer())
+          .catch(() => {}); // a real failure is reported by the worker when it loads
     return import('../lib/heed-worker.js');
   })();
   return warming;
