@@ -103,26 +103,50 @@ void LinearDecoder::self_step(int layer, int row, const float* qkv, float* out) 
 
 void LinearDecoder::self_trace(int layer, int row, const float* q, const float* keys, int count,
                                int stride, float* trace) {
-    if (trace_keys_.empty()) trace_keys_.assign(layers_, std::vector<TraceKeys>(rows_));
-    TraceKeys& cache = trace_keys_[layer][row];
     LinearHeadAttention a = head(AttentionBlock::DecoderSelf, layer);
-    // the keys not seen yet (one per step), each head's features once
-    for (int j = int(cache.shift.size()) / heads_; j < count; ++j) {
+    if (lineage_.empty()) {
+        lineage_.assign(rows_, {});
+        trace_features_.assign(layers_, {});
+        trace_shift_.assign(layers_, {});
+    }
+    std::vector<int>& lineage = lineage_[row];
+    const int t = count - 1;  // this step
+    if (int(lineage.size()) == t) lineage.push_back(row);  // why: the first layer of the step
+    if (int(lineage.size()) != count) {
+        // why: a trace that skipped earlier steps has no kept features: every key afresh
         for (int h = 0; h < heads_; ++h) {
-            a.k = {keys + std::size_t(j) * stride + h * dh_, 1, dh_, stride};  // [1, Dh]
-            cache.features.resize(cache.features.size() + std::size_t(r_));
-            float* phi = cache.features.data() + cache.features.size() - r_;  // [r]
-            float shift = 0.0f;
-            if (a.kind == FeatureKind::Favor) {
-                favor_log_features(a.k, *a.omega, a.scale, phi);
-                shift = max_of(phi, std::size_t(r_));
-                exp_features(phi, std::size_t(r_), r_, shift);
-            } else {
-                elu_features(a.k, phi);
-            }
-            cache.shift.push_back(shift);
-            ++key_features_computed_;
+            a.q = {q + h * dh_, 1, dh_, heads_ * dh_};   // [1, Dh]
+            a.k = {keys + h * dh_, count, dh_, stride};  // [t+1, Dh]
+            a.v = a.k;                                   // unused: only the weights are wanted
+            scratch_.resize(std::size_t(1 + count) * r_);
+            linear_query_features(a, scratch_.data());
+            linear_key_features(a, scratch_.data() + r_, nullptr);
+            key_features_computed_ += std::size_t(count);
+            linear_implied_weights(a, scratch_.data(), scratch_.data() + r_,
+                                   trace + std::size_t(h) * count);
         }
+        return;
+    }
+    std::vector<std::vector<float>>& features = trace_features_[layer];
+    std::vector<std::vector<float>>& shifts = trace_shift_[layer];
+    while (int(features.size()) <= t) {
+        features.emplace_back(std::size_t(rows_) * heads_ * r_);  // [R, H, r]
+        shifts.emplace_back(std::size_t(rows_) * heads_);         // [R, H]
+    }
+    // this step's key, each head's features once
+    for (int h = 0; h < heads_; ++h) {
+        a.k = {keys + std::size_t(t) * stride + h * dh_, 1, dh_, stride};  // [1, Dh]
+        float* phi = features[t].data() + (std::size_t(row) * heads_ + h) * r_;  // [r]
+        float shift = 0.0f;
+        if (a.kind == FeatureKind::Favor) {
+            favor_log_features(a.k, *a.omega, a.scale, phi);
+            shift = max_of(phi, std::size_t(r_));
+            exp_features(phi, std::size_t(r_), r_, shift);
+        } else {
+            elu_features(a.k, phi);
+        }
+        shifts[t][std::size_t(row) * heads_ + h] = shift;
+        ++key_features_computed_;
     }
     // why: w_j ∝ φ(q)ᵀφ(k_j)·exp(shift_j − max shift): one common factor, as one global shift
     for (int h = 0; h < heads_; ++h) {
@@ -130,14 +154,15 @@ void LinearDecoder::self_trace(int layer, int row, const float* q, const float* 
         linear_query_features(a, feat_.data());
         float top = -INFINITY;
         for (int j = 0; j < count; ++j)
-            top = std::max(top, cache.shift[std::size_t(j) * heads_ + h]);
+            top = std::max(top, shifts[j][std::size_t(lineage[j]) * heads_ + h]);
         float* w = trace + std::size_t(h) * count;  // [t+1]
         float total = 0;
         for (int j = 0; j < count; ++j) {
-            const float* phi = cache.features.data() + (std::size_t(j) * heads_ + h) * r_;
+            const std::size_t slot = std::size_t(lineage[j]) * heads_ + h;
+            const float* phi = features[j].data() + slot * r_;
             float dot = 0;
             for (int f = 0; f < r_; ++f) dot += feat_[f] * phi[f];
-            w[j] = dot * std::exp(cache.shift[std::size_t(j) * heads_ + h] - top);
+            w[j] = dot * std::exp(shifts[j][slot] - top);
             total += w[j];
         }
         const float inv = total > 0 ? 1.0f / total : 0.0f;
@@ -202,10 +227,10 @@ void LinearDecoder::reorder(const std::vector<int>& parents) {
                         per_row * sizeof(float));
         layer.swap(self_tmp_);
     }
-    for (std::vector<TraceKeys>& layer : trace_keys_) {
-        trace_tmp_.resize(rows_);
-        for (int r = 0; r < rows_; ++r) trace_tmp_[r] = layer[parents[r]];
-        layer.swap(trace_tmp_);
+    if (!lineage_.empty()) {  // why: the features stay where they are; only the rows' paths move
+        std::vector<std::vector<int>> next(rows_);
+        for (int r = 0; r < rows_; ++r) next[r] = lineage_[parents[r]];
+        lineage_.swap(next);
     }
 }
 

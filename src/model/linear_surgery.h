@@ -45,8 +45,8 @@ class LinearDecoder {
     void self_step(int layer, int row, const float* qkv, float* out);
     /// The implied self-attention weights [H, t+1] of `row`'s query q [D] over its cached keys
     /// `keys` ([t+1] rows of `stride` floats), for the trace only. Each key's features are
-    /// computed once and kept with the row (reordered with the beam), so a step costs
-    /// O(t·r) per head, not O(t·r·Dh).
+    /// computed once and kept (a beam reorder moves only the rows' paths to them), so a step
+    /// costs O(t·r) per head, not O(t·r·Dh).
     void self_trace(int layer, int row, const float* q, const float* keys, int count, int stride,
                     float* trace);
     /// How many (key, head) feature rows self_trace() has computed so far (a test's count).
@@ -70,14 +70,13 @@ class LinearDecoder {
     std::vector<std::vector<float>> self_;           ///< per layer [R, H, per_head]
     std::vector<float> self_tmp_, feat_;             ///< reorder copy; one row's features [r]
     std::vector<std::unique_ptr<CrossSums>> cross_;  ///< one per sentence seen
-    /// The trace's key features of one row and layer: per key and head φ(k) [r], exponentiated
-    /// with the key's own stabiliser, which is kept beside it (shift [keys, H]).
-    struct TraceKeys {
-        std::vector<float> features;  ///< [keys, H, r]
-        std::vector<float> shift;     ///< [keys, H]
-    };
-    std::vector<std::vector<TraceKeys>> trace_keys_;  ///< per layer, per row (trace only)
-    std::vector<TraceKeys> trace_tmp_;                ///< reorder copy
+    /// The trace's key features: per layer and step, each row's key of that step φ(k) [R, H, r],
+    /// exponentiated with the key's own stabiliser (shift [R, H]); stored once per key, so a
+    /// beam reorder copies only `lineage_`.
+    std::vector<std::vector<std::vector<float>>> trace_features_, trace_shift_;
+    /// Per row, the row that held its key of each step so far (reordered with the beam).
+    std::vector<std::vector<int>> lineage_;
+    std::vector<float> scratch_;  ///< a trace without its earlier steps' features (fallback)
     std::size_t key_features_computed_ = 0;
 };
 
