@@ -110,7 +110,7 @@ void LinearDecoder::self_trace(int layer, int row, const float* q, const float* 
         trace_shift_.assign(layers_, {});
     }
     std::vector<int>& lineage = lineage_[row];
-    const int t = count - 1;  // this step
+    const int t = count - 1;                               // this step
     if (int(lineage.size()) == t) lineage.push_back(row);  // why: the first layer of the step
     if (int(lineage.size()) != count) {
         // why: a trace that skipped earlier steps has no kept features: every key afresh
@@ -135,7 +135,7 @@ void LinearDecoder::self_trace(int layer, int row, const float* q, const float* 
     }
     // this step's key, each head's features once
     for (int h = 0; h < heads_; ++h) {
-        a.k = {keys + std::size_t(t) * stride + h * dh_, 1, dh_, stride};  // [1, Dh]
+        a.k = {keys + std::size_t(t) * stride + h * dh_, 1, dh_, stride};        // [1, Dh]
         float* phi = features[t].data() + (std::size_t(row) * heads_ + h) * r_;  // [r]
         float shift = 0.0f;
         if (a.kind == FeatureKind::Favor) {
