@@ -17,7 +17,9 @@ Writes OUT/<source>/en-<lang>.<split>.<en|lang>, OUT/copy/en-<lang>.train.* (syn
 made from the train split only, sources/copy_pairs.py), OUT/all/en-<lang>.train.* (every source's
 train split, everyday sources repeated REPEAT times, and the copy pairs: the training data),
 OUT/everyday/en-<lang>.test.* (the held-out everyday check), OUT/licences.txt (each source's
-packages and the licences their copyright files name) and OUT/packages.txt (versions).
+packages and the licences their copyright files name; a full build into models/data also writes
+it to models/cards/licences.txt, the committed copy the model cards are made from) and
+OUT/packages.txt (versions).
 """
 import argparse
 import collections
@@ -51,6 +53,7 @@ COPY_SHARE = 0.04  # synthetic copy pairs, as a share of the train split (source
 RESERVED = {"developers-reference", "maint-guide", "debian-handbook", "tuxpaint-stamps-default"}
 MAX_WORDS = 60  # why: long pairs cost quadratic attention and rarely align cleanly
 CHECKSUMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus.sha256")
+DEFAULT_OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 
 def packages_of(module, langs):
@@ -187,7 +190,7 @@ def compare_checksums(out):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "data"))
+    ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--langs", default="de,fr")
     ap.add_argument("--no-fetch", action="store_true", help="reuse OUT/lists and OUT/debs")
     args = ap.parse_args()
@@ -200,8 +203,15 @@ def main():
         f.write("".join("%s %s\n" % kv for kv in sorted(versions.items())))
     for lang in langs:
         build(args.out, root, lists, lang)
+    text = licences.report(root, [(n, packages_of(m, langs)) for n, m in SOURCES])
     with open(os.path.join(args.out, "licences.txt"), "w") as f:
-        f.write(licences.report(root, [(n, packages_of(m, langs)) for n, m in SOURCES]))
+        f.write(text)
+    # why: only a full build into models/data speaks for the shipped models' cards
+    if (os.path.realpath(args.out) == os.path.realpath(DEFAULT_OUT)
+            and sorted(langs) == ["de", "fr"]):
+        with open(licences.CARD_COPY, "w") as f:
+            f.write(text)
+        print("licences: %s written" % os.path.relpath(licences.CARD_COPY), file=sys.stderr)
     compare_checksums(args.out)
 
 

@@ -2,7 +2,8 @@
 """Writes a model card (models/cards/PAIR.md) from the evaluation report, the training log and
 the model file's header.
 
-What it is: bookkeeping, so every figure on a card comes from a file a script produced.
+What it is: bookkeeping, so every figure on a card comes from a file a script produced (the
+licences from models/cards/licences.txt, which models/build_corpus.py writes).
 What it is not: evaluation (models/evaluate.py) or training (models/train.py).
 
 Usage: /usr/bin/python3 models/make_card.py --pair en-fr
@@ -13,7 +14,10 @@ import os
 import re
 import struct
 
+from sources import licences
+
 HERE = os.path.dirname(os.path.abspath(__file__))
+DDTP = "Debian package descriptions (DDTP), this model's only source"
 # the schedules the shipped models were trained with (train.py --stop-step / --cooldown), in
 # order; each later entry is a warm restart: the rate jumps back to the inverse-square-root value
 # and decays to zero again
@@ -95,6 +99,7 @@ def main():
                "test split is never trained on)." % (counts["train"], counts["dev"],
                                                       counts["test"]))
     out.append("- SentencePiece unigram, joint %s+%s vocabulary of %d pieces.\n" % (src, tgt, v))
+    out += licences.card_section([("ddtp", DDTP)])
     out.append("## Architecture\n")
     out.append("| | |\n|---|---|")
     for k in ("d_model", "heads", "ffn_dim", "encoder_layers", "decoder_layers", "vocab_size",

@@ -3,7 +3,7 @@
 (evaluate.py --matrix), its training log and the model file's header.
 
 What it is: bookkeeping, as make_card.py is for the single-direction models: every figure on the
-card comes from a file a script produced.
+card comes from a file a script produced (the licences from models/cards/licences.txt).
 What it is not: evaluation or training.
 
 Usage: /usr/bin/python3 models/make_multi_card.py --name multi
@@ -17,6 +17,7 @@ import re
 
 from evaluate import run_engine
 from make_card import HERE, count_lines, header, training_facts
+from sources import licences
 
 SOURCES = {
     "ddtp": "Debian package descriptions (DDTP)",
@@ -29,6 +30,7 @@ SOURCES = {
     "freedict_words": "FreeDict: headwords (one in four)",
     "everyday": "everyday check: Wesnoth's Heir to the Throne dialogue, never trained on",
 }
+HELD_OUT = {"everyday"}  # test pairs only: not training data, so not in the licences section
 
 
 def dev_curves(log_path):
@@ -100,7 +102,9 @@ def main():
                      for p in ("train", "dev", "test")]
             counts.append(" / ".join("–" if n is None else format(n, ",") for n in parts))
         out.append("| %s | %s | %s |" % (what, counts[0], counts[1]))
-    out += ["", "## Architecture\n", "| | |", "|---|---|"]
+    out.append("")
+    out += licences.card_section([(s, w) for s, w in SOURCES.items() if s not in HELD_OUT])
+    out += ["## Architecture\n", "| | |", "|---|---|"]
     for k in ("d_model", "heads", "ffn_dim", "encoder_layers", "decoder_layers", "vocab_size",
               "pre_norm", "activation"):
         out.append("| %s | %s |" % (k, cfg[k]))

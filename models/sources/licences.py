@@ -1,8 +1,16 @@
 """The licences of the corpus sources, read from each package's usr/share/doc/<pkg>/copyright
 (machine-readable DEP-5 "License:" fields; for a free-form file, the licence names it mentions).
-build_corpus.py writes the report to OUT/licences.txt, for the model cards (issue #28)."""
+build_corpus.py writes the report to OUT/licences.txt and, for a full build into models/data, to
+models/cards/licences.txt (committed), which the card generators read (card_section)."""
 import os
 import re
+
+# why: models/data is not committed; the cards are made from this copy, so a clone without the
+# corpus can still make them, and a card's licences can be checked against a file in the repo
+CARD_COPY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cards",
+                         "licences.txt")
+INDEX_NOTE = ("no package: apt's Translation-* indexes; each description and its translation is "
+              "under the licence of the package it describes")
 
 KNOWN = re.compile(r"\b(GPL-?[23](?:\+| or later)?|LGPL-?[23](?:\.1)?\+?|GNU (?:Lesser |Library )?"
                    r"General Public License(?:,? [Vv]ersion \d(?:\.\d)?)?|MPL-?2\.0|Mozilla "
@@ -52,15 +60,62 @@ def licences_of(root, package):
 def report(root, sources):
     """sources: [(source name, [packages])]; a text report, one block per source."""
     lines = ["# Licences of the corpus sources, from each package's copyright file.",
-             "# DDTP (package descriptions) comes from apt's Translation-* indexes: each",
-             "# description and its translation is under the licence of the package it describes.",
-             ""]
+             "# Written by models/build_corpus.py (models/sources/licences.py); do not edit.", ""]
     for name, packages in sources:
         lines.append("%s:" % name)
         if not packages:
-            lines.append("  (no package: apt index files)")
+            lines.append("  (%s)" % INDEX_NOTE)
         for package in sorted(set(packages)):
             found, note = licences_of(root, package)
             lines.append("  %s: %s (%s)" % (package, "; ".join(found) or "not stated", note))
         lines.append("")
     return "\n".join(lines)
+
+
+def read_report(path):
+    """{source: [(package, licences, copyright file)]} from a report() file; a source without
+    packages has one entry (None, its note, None)."""
+    sources, current = {}, None
+    for line in open(path, encoding="utf-8"):
+        line = line.rstrip("\n")
+        if not line or line.startswith("#"):
+            continue
+        if not line.startswith(" "):
+            current = sources.setdefault(line.rstrip(":"), [])
+        elif line.startswith("  (") and line.endswith(")"):
+            current.append((None, line[3:-1], None))
+        else:
+            package, rest = line.strip().split(": ", 1)
+            found, _, note = rest.rpartition(" (")
+            current.append((package, found, note[:-1]))
+    return sources
+
+
+def card_section(sources, path=CARD_COPY):
+    """The "Licences of the training data" section of a model card (markdown lines) for the
+    sources [(source name in the report, its title)] the model was trained on."""
+    if not os.path.isfile(path):
+        raise SystemExit("licences: %s is missing; models/build_corpus.py writes it" % path)
+    report = read_report(path)
+    rel = os.path.relpath(path, os.path.dirname(os.path.dirname(CARD_COPY)))
+    out = ["## Licences of the training data\n",
+           "The texts this model learnt from, by source, with the licences each package's Debian "
+           "copyright file names, read by `models/build_corpus.py` (`models/sources/licences.py`) "
+           "and kept in `models/%s`. For a machine-readable copyright file the licence of its "
+           "`Files: *` paragraph (the package as a whole) comes first, marked (main); the others "
+           "are licences it names for some of the package's files, which need not be the "
+           "translated texts.\n" % rel]
+    for name, title in sources:
+        if name not in report:
+            raise SystemExit("licences: source '%s' is not in %s; rebuild the corpus"
+                             % (name, path))
+        out.append("**%s** (`%s`):\n" % (title, name))
+        for package, found, note in report[name]:
+            if package is None:
+                out.append("- %s." % found.replace("Translation-*", "`Translation-*`"))
+            elif note.startswith("usr/share/doc/"):
+                out.append("- `%s`: %s (`/%s`)" % (package, found or "not stated", note))
+            else:
+                out.append("- `%s`: %s (%s)" % (package, found or "not stated", note))
+        out.append("")
+    return out
