@@ -25,7 +25,6 @@ import { showExportTarget, exportFigure, exportTrace } from './export.js';
 import { stoppedResult, sentencesOf, sentenceOf, joinSentences } from './partial.js';
 import { startTour, tourDone } from './tour.js';
 import { sourceNote } from './source-check.js';
-import { examplesOf } from './examples.js';
 import { createTimelineView } from './view-timeline.js';
 import { createAttentionView } from './view-attention.js';
 import { createExplainView } from './view-explain.js';
@@ -34,6 +33,20 @@ import { createPositionsView } from './view-positions.js';
 import { createSurgeryView } from './view-surgery.js';
 
 const T0 = performance.now();
+
+/** A models.json entry's example sentences as [{text, hard}] (its `examples`: strings, or
+ *  {text, hard} for the one to watch fail); an entry without any (a test or user model) borrows
+ *  those of the first entry with its source language, so the page starts with a sentence. */
+function examplesOf(entry, models) {
+  const own = (e) => {
+    const items = (Array.isArray(e?.examples) ? e.examples : []).map((x) =>
+      typeof x === 'string' ? { text: x, hard: false } : { text: x?.text, hard: Boolean(x?.hard) },
+    );
+    return items.length && items.every((x) => typeof x.text === 'string' && x.text) ? items : null;
+  };
+  const lang = (e) => e?.source ?? 'en';
+  return own(entry) ?? own(models.find((m) => lang(m) === lang(entry) && own(m))) ?? [];
+}
 
 /** Marks the translation as not matching the source text once the text is edited. */
 function markStale() {
@@ -518,9 +531,9 @@ async function main() {
    *  marked as such: it is there to watch the model fail. */
   const showExamples = () => {
     const entry = app.models.find((m) => m.id === p.modelSelect.value);
-    const list = examplesOf(entry);
+    const list = examplesOf(entry, app.models);
     const k = shownExamples.findIndex((x) => x.text === p.source.value);
-    if (k >= 0 && list !== shownExamples) p.source.value = list[Math.min(k, list.length - 1)].text;
+    if (k >= 0 && list.length) p.source.value = list[Math.min(k, list.length - 1)].text;
     shownExamples = list;
     const short = (text, n) => (text.length > n ? `${text.slice(0, n - 2)}…` : text);
     p.examples.replaceChildren(
@@ -648,7 +661,7 @@ async function main() {
   }
   p.modelSelect.value = wanted.id;
   showExamples();
-  p.source.value = app.state.text || shownExamples[0].text;
+  p.source.value = app.state.text || (shownExamples[0]?.text ?? '');
   p.tourButton.addEventListener('click', () => app.result && startTour(app));
   const steps = app.state.step;
   await app.translate();
