@@ -94,7 +94,9 @@ test('npm pack, install the tarball in an empty project, import it as a user wou
     assert.ok(files.includes(needed), `${needed} missing from the tarball`);
   for (const f of files)
     assert.ok(
-      /^(package\.json|README\.md|web\/lib\/(mt\/)?[^/]+|models\/[^/]+\.heed)$/.test(f),
+      /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|web\/lib\/(mt\/)?[^/]+|models\/[^/]+\.heed)$/.test(
+        f,
+      ),
       `unexpected file in the tarball: ${f}`,
     );
 
