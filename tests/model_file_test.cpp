@@ -252,7 +252,12 @@ TEST(ModelFileErrors, NotAHeedFile) {
 
 TEST(ModelFileErrors, VersionAndConfig) {
     EXPECT_TRUE(rejects(edited([](json& h) { h["__metadata__"]["heed.version"] = "2"; }),
-                        "unsupported Heed model file version '2' (this build reads version 1)"));
+                        "model file format version '2' is newer than this Heed reads (version "
+                        "1): update Heed to load it"));
+    EXPECT_TRUE(rejects(edited([](json& h) { h["__metadata__"]["heed.version"] = "0"; }),
+                        "unsupported Heed model file version '0' (this build reads version 1)"));
+    EXPECT_TRUE(rejects(edited([](json& h) { h["__metadata__"]["heed.version"] = "1.5"; }),
+                        "unsupported Heed model file version '1.5' (this build reads version 1)"));
     EXPECT_TRUE(rejects(edited([](json& h) { h["__metadata__"].erase("heed.version"); }),
                         "model file has no \"heed.version\" in its \"__metadata__\""));
     EXPECT_TRUE(rejects(edited([](json& h) { h["__metadata__"].erase("heed.config"); }),

@@ -295,9 +295,17 @@ ModelFile ModelFile::parse(const std::uint8_t* data, std::size_t size) {
                              : "\"format\" " + in_quotes(format->second)) +
                         ", expected 'heed'");
         const std::string version = require_metadata(file.metadata_, "heed.version");
-        if (version != kVersion)
-            throw Error("unsupported Heed model file version " + in_quotes(version) +
-                        " (this build reads version " + kVersion + ")");
+        if (version != kVersion) {
+            // why: a whole number above ours is a file from a newer Heed; say what to do
+            const bool newer = !version.empty() && version.size() < 10 &&
+                               version.find_first_not_of("0123456789") == std::string::npos &&
+                               version[0] != '0' && std::stoi(version) > std::stoi(kVersion);
+            throw Error(newer ? "model file format version " + in_quotes(version) +
+                                    " is newer than this Heed reads (version " + kVersion +
+                                    "): update Heed to load it"
+                              : "unsupported Heed model file version " + in_quotes(version) +
+                                    " (this build reads version " + kVersion + ")");
+        }
         require_metadata(file.metadata_, "heed.config");
 
         // tensors
