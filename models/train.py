@@ -123,7 +123,8 @@ def translate(model, sp, sents, starts, batch=100):
 
 def load_examples(args, sp, corpus, cfg):
     """Training examples (source ids + eos, decoder start id, target ids) of every direction, and
-    per direction the dev sentences (source, reference, start id) logged during training."""
+    per direction the dev sentences (source, reference, start id, corpus source) logged during
+    training."""
     examples, dev = [], {}
     for direction, src, tgt, train, devs in corpus:
         start = sp.piece_to_id(LANG_TOKEN % tgt) if args.directions else cfg["decoder_start_id"]
@@ -135,7 +136,9 @@ def load_examples(args, sp, corpus, cfg):
         rows = []
         for d in devs:
             share = 200 if args.pair else args.dev_per_source
-            rows += [(a, b, start) for a, b in zip(read(d + src), read(d + tgt))][:share]
+            source = os.path.basename(os.path.dirname(d))
+            rows += [(a, b, start, source)
+                     for a, b in zip(read(d + src), read(d + tgt))][:share]
         dev[direction] = rows
         log(args.run, "%s: %d training pairs, %d dev" % (direction, n, len(rows)))
     return examples, dev
@@ -148,6 +151,14 @@ def evaluate_dev(args, model, sp, dev, step):
         log(args.run, "eval step %d %sdev chrF %.1f BLEU %.1f | %s" % (
             step, "" if args.pair else direction + " ", corpus_chrf(hyps, refs),
             corpus_bleu(hyps, refs)[0], hyps[0]))
+        if args.directions:
+            by_source = {}
+            for r, h in zip(rows, hyps):
+                by_source.setdefault(r[3], ([], []))
+                by_source[r[3]][0].append(h)
+                by_source[r[3]][1].append(r[1])
+            log(args.run, "eval step %d %s per source chrF: %s" % (step, direction, ", ".join(
+                "%s %.1f" % (name, corpus_chrf(h, r)) for name, (h, r) in sorted(by_source.items()))))
 
 
 def train_step(model, opt, src, tgt_in, tgt_out, lr, bf16):
