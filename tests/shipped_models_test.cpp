@@ -54,6 +54,28 @@ TEST(ShippedModels, TranslateTheFixedSentencesAsCommitted) {
     }
 }
 
+// Text in other scripts makes the four-way model write byte-fallback pieces; whatever it
+// writes must be whole UTF-8 characters: no U+FFFD (an invalid byte's stand-in) in any output.
+TEST(ShippedModels, OutputInOtherScriptsIsValidUtf8) {
+    auto tr = heed::Translator::load_file(HEED_MODELS_DIR "/multi.heed");
+    const std::string replacement = "\xEF\xBF\xBD";
+    for (const std::string source :
+         {"Ελληνικά είναι ωραία.", "東京は日本の首都です。",
+          "The symbol ∑ means sum and ≠ means not equal.",
+          "The word for it in Greek is λόγος, in Russian слово.", "I love 🍕 and ☕ every day."}) {
+        for (const std::string to : {"de", "fr"}) {
+            for (int beam : {1, 4}) {
+                heed::TranslateOptions o;
+                o.beam_size = beam;
+                o.to = to;
+                const std::string text = tr->translate({source}, o).at(0).text;
+                EXPECT_EQ(text.find(replacement), std::string::npos)
+                    << source << " → " << to << ", beam " << beam << ": " << text;
+            }
+        }
+    }
+}
+
 // int8 compute (the default) against the f32 reference on the same int8 file: the same
 // translations of the fixed sentences, token probabilities within 1e-3, and the weights held
 // in memory at most 1.3× the file (f32 widening holds about 4×).

@@ -12,6 +12,7 @@
 #include <numeric>
 
 #include "decoding/search.h"
+#include "decoding/utf8_guard.h"
 
 namespace heed {
 namespace {
@@ -100,7 +101,7 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
     std::vector<std::vector<BeamNode>> tree;  // the beam tree (when recording)
     std::vector<int> parents, next, next_tokens;
     std::vector<float> next_score, row_lp;
-    std::vector<int> best_tokens;
+    std::vector<int> best_tokens, tail;
     std::vector<float> best_logprobs;
 
     for (int t = 0; t < opt.max_length; ++t) {
@@ -110,6 +111,12 @@ Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOpt
             float* lp = logits.data() + std::size_t(r) * V;
             log_softmax(lp, V);
             ban(lp, cols, opt.banned);
+            if (opt.bytes) {
+                tail.clear();  // why: a character is at most four bytes; its last pieces suffice
+                for (int n = live[r]; n >= 0 && tail.size() < 4; n = nodes[n].parent)
+                    tail.insert(tail.begin(), nodes[n].token);
+                keep_utf8(lp, cols, *opt.bytes, utf8_need(tail, *opt.bytes), opt.max_length - t - 1);
+            }
             for (int v = 0; v < V; ++v) lp[v] += live_score[r];  // candidate totals
         }
         // what if: only the forced token may extend a row (its probability stays the model's)

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "decoding/search.h"
+#include "decoding/utf8_guard.h"
 #include "kernels/rowwise.h"
 
 namespace heed {
@@ -55,6 +56,9 @@ std::vector<Hypothesis> greedy_search(const Model& model,
             float* lp = logits.data() + std::size_t(r) * V;
             log_softmax(lp, V);
             ban(lp, cols, opt.banned);
+            if (opt.bytes)
+                keep_utf8(lp, cols, *opt.bytes, utf8_need(hyps[r].tokens, *opt.bytes),
+                          opt.max_length - t - 1);
             const bool forced = t < int(opt.forced_prefix.size());
             const int col = forced ? cols.column(opt.forced_prefix[t])
                                    : int(std::max_element(lp, lp + V) - lp);

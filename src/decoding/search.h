@@ -12,6 +12,8 @@
 
 namespace heed {
 
+struct BytePieces;  // decoding/utf8_guard.h
+
 /// Search settings (the translator fills them from TranslateOptions).
 struct SearchOptions {
     int beam_size = 1;            ///< 1 = greedy
@@ -31,6 +33,9 @@ struct SearchOptions {
     /// </s>): their log-probability is -inf, so they are neither taken nor listed as candidates.
     /// Null = none. Must outlive the search.
     const std::vector<int>* banned = nullptr;
+    /// The byte-fallback pieces: with them, no hypothesis writes bytes that are not valid
+    /// UTF-8 (decoding/utf8_guard.h). Null = no constraint. Must outlive the search.
+    const BytePieces* bytes = nullptr;
 };
 
 /// The columns of the logits a search scores: the whole vocabulary, or an output layer's ids.

@@ -56,6 +56,10 @@ class Tokenizer {
     void make_control(const std::vector<int>& ids);
     /// Every control piece's id (<s>, </s>, <pad>, and those make_control() added), ascending.
     std::vector<int> control_ids() const;
+    /// The byte a byte-fallback piece (<0xNN>) writes, or -1 for any other id.
+    int byte_value(int id) const {
+        return id >= 0 && id < int(byte_of_.size()) ? byte_of_[std::size_t(id)] : -1;
+    }
     /// True for the unknown piece; false for out-of-range ids.
     bool is_unknown(int id) const { return has_type(id, PieceType::Unknown); }
 

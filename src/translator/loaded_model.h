@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "decoding/utf8_guard.h"
 #include "model/model.h"
 #include "tokenizer/tokenizer.h"
 #include "translator/directions.h"
@@ -22,6 +23,9 @@ struct LoadedModel {
     /// Target ids the decoder may never choose: every control piece but </s> (<s>, <pad>, the
     /// target-language tokens), ascending.
     std::vector<int> never_emitted;
+    /// The tokenizer's byte-fallback pieces (none without byte fallback), so output stays
+    /// valid UTF-8.
+    BytePieces bytes;
 };
 
 /// Parses and verifies a model file held in memory; throws heed::Error naming the problem.

@@ -108,9 +108,17 @@ std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t s
     std::vector<int> never_emitted;
     for (int id : tokenizer.control_ids())
         if (id != config.eos_id) never_emitted.push_back(id);
-    return std::unique_ptr<LoadedModel>(
-        new LoadedModel{Model(config, std::move(weights)), std::move(tokenizer),
-                        file.metadata_json(), std::move(directions), std::move(never_emitted)});
+    BytePieces byte_pieces;
+    byte_pieces.byte_of.assign(std::size_t(tokenizer.vocab_size()), -1);
+    for (int id = 0; id < tokenizer.vocab_size(); ++id) {
+        const int b = tokenizer.byte_value(id);
+        if (b < 0) continue;
+        byte_pieces.byte_of[std::size_t(id)] = std::int16_t(b);
+        byte_pieces.ids.push_back(id);
+    }
+    return std::unique_ptr<LoadedModel>(new LoadedModel{
+        Model(config, std::move(weights)), std::move(tokenizer), file.metadata_json(),
+        std::move(directions), std::move(never_emitted), std::move(byte_pieces)});
 }
 
 std::unique_ptr<LoadedModel> load_model_file(const std::string& path, const LoadOptions& options) {
@@ -264,6 +272,7 @@ SearchOptions search_options(const TranslateOptions& o, const LoadedModel& m, in
     s.max_length = std::min(s.max_length, c.max_positions);
     s.forced_prefix = o.forced_prefix;
     s.banned = &m.never_emitted;
+    s.bytes = m.bytes.ids.empty() ? nullptr : &m.bytes;
     s.length_penalty = o.length_penalty;
     s.return_attention = o.return_attention;
     s.top_k = o.top_k;
