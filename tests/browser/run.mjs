@@ -335,8 +335,8 @@ export async function run({
       const said = await page.textContent('#announce');
       assert(c0 === '0,0' && c1 === '1,1', `cursor ${c0} -> ${c1}`);
       const want = await page.evaluate(async () => {
-        const { headMatrix } = await import('/demo/attention-data.js');
-        const { fmt } = await import('/demo/ui.js');
+        const { headMatrix } = await import('/demo/data/attention-data.js');
+        const { fmt } = await import('/demo/widgets/ui.js');
         const s = window.heedDemo.state;
         const m = headMatrix(window.heedDemo.result, s.block, s.layer, s.head);
         return {

@@ -1,4 +1,4 @@
-// Browser checks of the demo's Surgery view (web/demo/view-surgery.js), run by run.mjs in its
+// Browser checks of the demo's Surgery view (web/demo/views/surgery/view.js), run by run.mjs in its
 // browser context with the tiny random model: ablating a head by keyboard changes the
 // translation or its scores and the modified map (never the unmodified one); the shuffled source
 // without positions gives a permuted encoder attention (and with positions does not); "which

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { headSummary, summaryCaption } from '../../web/demo/head-summary.js';
-import { rollout, headMatrix } from '../../web/demo/attention-data.js';
+import { headSummary, summaryCaption } from '../../web/demo/data/head-summary.js';
+import { rollout, headMatrix } from '../../web/demo/data/attention-data.js';
 import { assertClose } from './helpers.mjs';
 
 const labels = (n) => Array.from({ length: n }, (_, i) => (i === n - 1 ? '</s>' : `p${i}`));

@@ -1,9 +1,9 @@
-// The demo's URL state (web/demo/state.js) for the Surgery view: every surgery setting survives
+// The demo's URL state (web/demo/app/state.js) for the Surgery view: every surgery setting survives
 // formatState -> parseState, defaults stay out of the URL, and bad values fall back to defaults.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { DEFAULTS, parseState, formatState } from '../../web/demo/state.js';
+import { DEFAULTS, parseState, formatState } from '../../web/demo/app/state.js';
 
 test('surgery settings round-trip through the URL hash', () => {
   const s = {

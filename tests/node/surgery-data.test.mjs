@@ -1,4 +1,4 @@
-// The Surgery view's pure helpers (web/demo/chrf.js, web/demo/surgery-data.js): chrF against
+// The Surgery view's pure helpers (web/demo/data/chrf.js, web/demo/data/surgery-data.js): chrF against
 // the project's own metrics.py (Popović 2015, orders 1..6, β = 2), the piece diff, the URL form
 // of an ablation list, the head ranking, and the shuffled-source permutation check.
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { ROOT } from './helpers.mjs';
-import { chrf } from '../../web/demo/chrf.js';
+import { chrf } from '../../web/demo/data/chrf.js';
 import {
   formatAblate,
   parseAblate,
@@ -21,7 +21,7 @@ import {
   rankHeads,
   logProb,
   surgeryInput,
-} from '../../web/demo/surgery-data.js';
+} from '../../web/demo/data/surgery-data.js';
 
 const PYTHON = '/usr/bin/python3';
 // values printed by models/metrics.py corpus_chrf([h], [r]) for one pair

@@ -3,7 +3,7 @@
 // or Escape, remembered in localStorage, replayed from the header's "Tour" button. It moves
 // the focus into its box and back, and never covers the page with an overlay.
 
-import { el, announce } from './ui.js';
+import { el, announce } from '../widgets/ui.js';
 
 const KEY = 'heed-tour';
 

@@ -1,10 +1,10 @@
 // "Attention maps": a layer × head grid of thumbnails for all three attention blocks, and the
 // chosen head (or the average of heads) as a labelled heatmap or as a link view.
 
-import { el, reducedMotion, aboutView } from './ui.js';
-import { MatrixView, drawThumb } from './matrix-view.js';
-import { LinkView } from './link-view.js';
-import { headMatrix, prepare, causalMask } from './attention-data.js';
+import { el, reducedMotion, aboutView } from '../widgets/ui.js';
+import { MatrixView, drawThumb } from '../widgets/matrix-view.js';
+import { LinkView } from '../widgets/link-view.js';
+import { headMatrix, prepare, causalMask } from '../data/attention-data.js';
 import {
   headPicker,
   displayToggles,
@@ -13,8 +13,8 @@ import {
   blockShape,
   headLabel,
   BLOCK_NAMES,
-} from './controls.js';
-import { headSummary, summaryCaption, summaryText } from './head-summary.js';
+} from '../widgets/controls.js';
+import { headSummary, summaryCaption, summaryText } from '../data/head-summary.js';
 
 export const BLOCK_NOTES = {
   encoder:

@@ -2,8 +2,8 @@
 // PE(pos, 2i+1) = cos(…) as a heatmap, computed by the engine (lab.sinusoidalPositions), and the
 // cosine similarity between positions, which shows why nearby positions look alike.
 
-import { el, aboutView } from './ui.js';
-import { MatrixView } from './matrix-view.js';
+import { el, aboutView } from '../widgets/ui.js';
+import { MatrixView } from '../widgets/matrix-view.js';
 
 export function createPositionsView(app) {
   const len = el('input', {

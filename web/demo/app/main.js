@@ -4,8 +4,8 @@
 // (export.js) live beside it.
 
 import { parseState, formatState } from './state.js';
-import { el, announce, reducedMotion, hideTip } from './ui.js';
-import { cssAt } from './colormap.js';
+import { el, announce, reducedMotion, hideTip } from '../widgets/ui.js';
+import { cssAt } from '../widgets/colormap.js';
 import { page } from './page.js';
 import { loadManifest, openModel, showAbout, showShared } from './models.js';
 import { showMessage } from './status.js';
@@ -22,15 +22,15 @@ import {
   showFindings,
 } from './translation.js';
 import { showExportTarget, exportFigure, exportTrace } from './export.js';
-import { stoppedResult, sentencesOf, sentenceOf, joinSentences } from './partial.js';
+import { stoppedResult, sentencesOf, sentenceOf, joinSentences } from '../data/partial.js';
 import { startTour, tourDone } from './tour.js';
-import { sourceNote } from './source-check.js';
-import { createTimelineView } from './view-timeline.js';
-import { createAttentionView } from './view-attention.js';
-import { createExplainView } from './view-explain.js';
-import { createLabView } from './view-lab.js';
-import { createPositionsView } from './view-positions.js';
-import { createSurgeryView } from './view-surgery.js';
+import { sourceNote } from '../data/source-check.js';
+import { createTimelineView } from '../views/timeline.js';
+import { createAttentionView } from '../views/attention.js';
+import { createExplainView } from '../views/explain.js';
+import { createLabView } from '../views/lab.js';
+import { createPositionsView } from '../views/positions.js';
+import { createSurgeryView } from '../views/surgery/view.js';
 
 const T0 = performance.now();
 
@@ -495,7 +495,7 @@ class App {
   // ---- attention lab kernels ----
 
   lab() {
-    this.labPromise ??= import('../lib/heed.js').then((m) => m.loadAttentionLab());
+    this.labPromise ??= import('../../lib/heed.js').then((m) => m.loadAttentionLab());
     return this.labPromise;
   }
 

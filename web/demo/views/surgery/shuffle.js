@@ -3,10 +3,10 @@
 // encoder self-attention is the original's with rows and columns permuted (Vaswani et al. 2017
 // §3.5: attention alone has no notion of order). The seed is in the URL (state.shuf).
 
-import { el, fmt } from './ui.js';
-import { MatrixView } from './matrix-view.js';
-import { headMatrix } from './attention-data.js';
-import { headLabel } from './controls.js';
+import { el, fmt } from '../../widgets/ui.js';
+import { MatrixView } from '../../widgets/matrix-view.js';
+import { headMatrix } from '../../data/attention-data.js';
+import { headLabel } from '../../widgets/controls.js';
 import {
   shuffleWords,
   piecePermutation,
@@ -14,7 +14,7 @@ import {
   unpermute,
   absDiff,
   surgeryInput,
-} from './surgery-data.js';
+} from '../../data/surgery-data.js';
 
 const PERMUTATION_OK = 1e-4; // why: the same sums in another order differ in the last bits only
 

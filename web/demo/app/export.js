@@ -1,7 +1,7 @@
 // Export of the active figure (a view's matrix, links or plot) as PNG, SVG or JSON, and the
 // label saying what will be exported. The figure itself supplies png(), svg() and json().
 
-import { announce, download } from './ui.js';
+import { announce, download } from '../widgets/ui.js';
 import { page } from './page.js';
 
 /** Names the export target next to the buttons, or disables them when there is none. */

@@ -5,15 +5,15 @@
 // experiments: which heads matter (ablate each in turn, rank by change) and the shuffled
 // source without positions (the encoder's attention is a permutation of the original's).
 
-import { el, fmt, aboutView } from './ui.js';
-import { MatrixView, drawThumb } from './matrix-view.js';
-import { headMatrix, prepare, causalMask } from './attention-data.js';
-import { headPicker, blockShape, BLOCK_NAMES } from './controls.js';
-import { axisNames, headTitle } from './view-attention.js';
-import { chrf } from './chrf.js';
-import { createSide, createCosts } from './surgery-compare.js';
-import { createRanking } from './surgery-ranking.js';
-import { createShuffleCheck } from './surgery-shuffle.js';
+import { el, fmt, aboutView } from '../../widgets/ui.js';
+import { MatrixView, drawThumb } from '../../widgets/matrix-view.js';
+import { headMatrix, prepare, causalMask } from '../../data/attention-data.js';
+import { headPicker, blockShape, BLOCK_NAMES } from '../../widgets/controls.js';
+import { axisNames, headTitle } from '../attention.js';
+import { chrf } from '../../data/chrf.js';
+import { createSide, createCosts } from './compare.js';
+import { createRanking } from './ranking.js';
+import { createShuffleCheck } from './shuffle.js';
 import {
   formatAblate,
   parseAblate,
@@ -22,7 +22,7 @@ import {
   pieceDiff,
   absDiff,
   surgeryInput,
-} from './surgery-data.js';
+} from '../../data/surgery-data.js';
 
 const BLOCKS = ['encoder', 'decoder', 'cross'];
 const DEBOUNCE_MS = 250;

@@ -2,12 +2,12 @@
 // the new piece, the cross-attention row it used, the decoder's growing causal triangle and the
 // top-k candidates it chose from. Drawn live from onStep while decoding; scrubbed from the trace.
 
-import { el, fmt, reducedMotion, announce, aboutView } from './ui.js';
-import { MatrixView } from './matrix-view.js';
-import { cssAt } from './colormap.js';
-import { headMatrix, decoderInputs, showPiece, sliceHead } from './attention-data.js';
-import { headPicker, headLabel } from './controls.js';
-import { beamTreeSvg } from './beam-tree.js';
+import { el, fmt, reducedMotion, announce, aboutView } from '../widgets/ui.js';
+import { MatrixView } from '../widgets/matrix-view.js';
+import { cssAt } from '../widgets/colormap.js';
+import { headMatrix, decoderInputs, showPiece, sliceHead } from '../data/attention-data.js';
+import { headPicker, headLabel } from '../widgets/controls.js';
+import { beamTreeSvg } from '../widgets/beam-tree.js';
 
 const SPEEDS = [
   ['900', 'slow'],

@@ -2,11 +2,11 @@
 // lacks boxed and each piece's confidence (underline, and a table for screen readers), and the
 // per-layer cost table when the engine reports result.costs. No engine calls here.
 
-import { el, fmt } from './ui.js';
-import { cssAt } from './colormap.js';
-import { showPiece } from './attention-data.js';
-import { pieceGroups } from './pieces.js';
-import { meanConfidence } from './surgery-data.js';
+import { el, fmt } from '../../widgets/ui.js';
+import { cssAt } from '../../widgets/colormap.js';
+import { showPiece } from '../../data/attention-data.js';
+import { pieceGroups } from '../../data/pieces.js';
+import { meanConfidence } from '../../data/surgery-data.js';
 
 const SHORT = { encoder: 'enc', decoder: 'dec', cross: 'cross' };
 

@@ -2,12 +2,12 @@
 // underlined piece per token coloured by confidence, and the speed line. Not the decoding
 // itself (App.translate in main.js) nor the views.
 
-import { el } from './ui.js';
-import { cssAt } from './colormap.js';
-import { showPiece } from './attention-data.js';
+import { el } from '../widgets/ui.js';
+import { cssAt } from '../widgets/colormap.js';
+import { showPiece } from '../data/attention-data.js';
 import { page } from './page.js';
-import { pieceGroups } from './pieces.js';
-import { findings } from './findings.js';
+import { pieceGroups } from '../data/pieces.js';
+import { findings } from '../data/findings.js';
 
 const MAX_CHARS = 4000;
 

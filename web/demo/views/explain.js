@@ -2,10 +2,10 @@
 // its live numbers from translator.explainHead(): X → Q, K, V → QKᵀ → ÷√dk → mask → softmax →
 // weights·V → concatenation of heads → output projection, with a worked cell at each step.
 
-import { el, fmt } from './ui.js';
-import { MatrixView } from './matrix-view.js';
-import { headPicker, BLOCK_NAMES } from './controls.js';
-import { dims } from './attention-data.js';
+import { el, fmt } from '../widgets/ui.js';
+import { MatrixView } from '../widgets/matrix-view.js';
+import { headPicker, BLOCK_NAMES } from '../widgets/controls.js';
+import { dims } from '../data/attention-data.js';
 
 const STEPS = [
   { name: 'Inputs', formula: 'X (after layer norm)' },

@@ -1,7 +1,7 @@
 // The page state that a URL can carry: what was translated with which model, and what is on
 // screen. Kept in the hash (#text=...&model=...), so a view can be shared and reopened.
 
-import { formatAblate, parseAblate } from './surgery-data.js';
+import { formatAblate, parseAblate } from '../data/surgery-data.js';
 
 export const DEFAULTS = {
   text: '',

@@ -3,8 +3,8 @@
 // window), side by side on the same Q, K, V. Every number comes from the engine's C++ kernels
 // through loadAttentionLab().
 
-import { el, aboutView } from './ui.js';
-import { MatrixView, drawThumb } from './matrix-view.js';
+import { el, aboutView } from '../widgets/ui.js';
+import { MatrixView, drawThumb } from '../widgets/matrix-view.js';
 
 const FUNCS = [
   ['dot', 'Dot product', 'sᵢⱼ = qᵢ·kⱼ  (multiplicative, Luong)'],

@@ -36,7 +36,7 @@ function start() {
   // the worker's scripts and the engine, into the HTTP cache while the model downloads (the
   // worker started later revalidates them, 304, instead of downloading them after the model)
   for (const file of ['heed-worker.js', 'worker.js', 'heed.js', 'heed-core.mjs', 'heed.wasm'])
-    fetch(new URL(`../lib/${file}`, import.meta.url))
+    fetch(new URL(`../../lib/${file}`, import.meta.url))
       .then((r) => r.arrayBuffer())
       .catch(() => {}); // a real failure is reported by the worker when it loads
   return { manifest, model };

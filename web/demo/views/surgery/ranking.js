@@ -2,9 +2,9 @@
 // current sentence in the worker (with progress and cancel), ranks the heads by the chrF drop
 // of the output against the unmodified translation, and applies a row's ablation on request.
 
-import { el, announce, fmt } from './ui.js';
-import { blockShape, BLOCK_NAMES } from './controls.js';
-import { chrf } from './chrf.js';
+import { el, announce, fmt } from '../../widgets/ui.js';
+import { blockShape, BLOCK_NAMES } from '../../widgets/controls.js';
+import { chrf } from '../../data/chrf.js';
 import {
   formatAblate,
   parseAblate,
@@ -13,7 +13,7 @@ import {
   rankHeads,
   logProb,
   surgeryInput,
-} from './surgery-data.js';
+} from '../../data/surgery-data.js';
 
 const BLOCKS = ['encoder', 'decoder', 'cross'];
 const SHORT = { encoder: 'enc', decoder: 'dec', cross: 'cross' };

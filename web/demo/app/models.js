@@ -2,7 +2,7 @@
 // Web Worker translator. Reports through status.js; not the page state (main.js).
 
 import { fetchModel } from './model-store.js';
-import { el } from './ui.js';
+import { el } from '../widgets/ui.js';
 import { page } from './page.js';
 import { progress, showMessage, showStatus, sizeText } from './status.js';
 
@@ -86,10 +86,10 @@ function warmEngine() {
   warming ??= (() => {
     if (!window.heedEarly)
       for (const file of ['worker.js', 'heed.js', 'heed-core.mjs', 'heed.wasm'])
-        fetch(new URL(`../lib/${file}`, import.meta.url))
+        fetch(new URL(`../../lib/${file}`, import.meta.url))
           .then((r) => r.arrayBuffer())
           .catch(() => {}); // a real failure is reported by the worker when it loads
-    return import('../lib/heed-worker.js');
+    return import('../../lib/heed-worker.js');
   })();
   return warming;
 }
