@@ -97,6 +97,8 @@ val steps_val(const std::vector<heed::StepTrace>& steps) {
 val step_val(const heed::StepEvent& e) {
     val r = val::object();
     r.set("step", e.step);
+    r.set("sentence", e.sentence);
+    r.set("sentences", e.sentences);
     r.set("targetIds", number_array(e.target_ids));
     r.set("targetTokens", string_array(e.target_tokens));
     r.set("prob", e.prob);
@@ -229,6 +231,35 @@ val guarded(const char* code, F&& f) {
     }
 }
 
+/// One text of translate_texts(): its translation, its gaps (gaps[0] + sentences[0].source +
+/// gaps[1] + ... is the text) and each sentence's result with its source; or why not.
+val text_val(const std::string& text, const heed::TextTranslation& t) {
+    val r = val::object();
+    if (t.stopped) {
+        r.set("stopped", true);
+        return r;
+    }
+    if (!t.ok) {
+        r.set("error", failure("BAD_INPUT", t.error.c_str()));
+        return r;
+    }
+    val gaps = val::array(), sentences = val::array();
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < t.spans.size(); ++i) {
+        const heed::TextSpan& s = t.spans[i];
+        gaps.set(i, val(text.substr(at, s.begin - at)));
+        val sentence = translation_val(t.sentences[i], true);
+        sentence.set("source", val(text.substr(s.begin, s.end - s.begin)));
+        sentences.set(i, sentence);
+        at = s.end;
+    }
+    gaps.set(t.spans.size(), val(text.substr(at)));
+    r.set("text", val(t.text));
+    r.set("gaps", gaps);
+    r.set("sentences", sentences);
+    return r;
+}
+
 // ---- the translator --------------------------------------------------------------------
 
 /// Owns one heed::Translator; JS creates it empty, then load()s bytes into it.
@@ -247,32 +278,24 @@ public:
         });
     }
 
-    /// texts: string[] (checked in JS: dense, strings, no lone surrogates)
-    /// -> (Translation | {error: {code, message}})[]
-    val translate(const val& texts, const heed::TranslateOptions& options) const {
+    /// texts: string[] (checked in JS: dense, strings, no lone surrogates); on_step(event) ->
+    /// bool (false stops), or null: the event's rows view WASM memory.
+    /// -> ({text, gaps, sentences: (Translation & {source})[]} | {error: {code, message}} |
+    ///     {stopped: true})[]
+    val translate_texts(const val& texts, const heed::TranslateOptions& options,
+                        const val& on_step) const {
         return guarded("BAD_INPUT", [&] {
-            std::vector<heed::BatchItem> items =
-                get().translate_batch(emscripten::vecFromJSArray<std::string>(texts), options);
-            val out = val::array();
-            for (std::size_t i = 0; i < items.size(); ++i) {
-                val item = items[i].ok ? translation_val(items[i].translation, true) : val::object();
-                if (!items[i].ok) item.set("error", failure("BAD_INPUT", items[i].error.c_str()));
-                out.set(i, item);
-            }
-            return out;
-        });
-    }
-
-    /// on_step(event) -> bool (false stops), or null. The event's rows view WASM memory.
-    val translate_one(const std::string& text, const heed::TranslateOptions& options,
-                      const val& on_step) const {
-        return guarded("BAD_INPUT", [&] {
+            const std::vector<std::string> in = emscripten::vecFromJSArray<std::string>(texts);
             heed::StepCallback callback;
             if (!on_step.isNull() && !on_step.isUndefined())
                 callback = [&on_step](const heed::StepEvent& e) {
                     return on_step(step_val(e)).as<bool>();
                 };
-            return translation_val(get().translate_one(text, options, callback), true);
+            const std::vector<heed::TextTranslation> done =
+                get().translate_texts(in, options, callback);
+            val out = val::array();
+            for (std::size_t i = 0; i < done.size(); ++i) out.set(i, text_val(in[i], done[i]));
+            return out;
         });
     }
 
@@ -379,49 +402,6 @@ val sinusoidal_positions(int length, int d_model, bool with_similarity) {
 // ---- diagnostics -----------------------------------------------------------------------
 
 /// {inUse: bytes allocated by malloc, size: bytes of linear memory} (leak tests).
-/// {sentences, gaps} of a text: gaps[0] + sentences[0] + gaps[1] + ... + gaps[n] is the text
-/// (translator/sentence_splitter.h).
-val split_text(const std::string& text) {
-    const std::vector<heed::TextSpan> spans = heed::split_sentences(text);
-    val sentences = val::array(), gaps = val::array();
-    std::size_t at = 0;
-    for (std::size_t i = 0; i < spans.size(); ++i) {
-        gaps.set(i, val(text.substr(at, spans[i].begin - at)));
-        sentences.set(i, val(text.substr(spans[i].begin, spans[i].end - spans[i].begin)));
-        at = spans[i].end;
-    }
-    gaps.set(spans.size(), val(text.substr(at)));
-    val out = val::object();
-    out.set("sentences", sentences);
-    out.set("gaps", gaps);
-    return out;
-}
-
-/// split_call(): one {sentences, gaps} per text (as split_text), after the call's budget.
-val split_call_val(const val& texts, bool split) {
-    return guarded("BAD_INPUT", [&] {
-        const std::vector<std::string> in = emscripten::vecFromJSArray<std::string>(texts);
-        const std::vector<std::vector<heed::TextSpan>> spans = heed::split_call(in, split);
-        val out = val::array();
-        for (std::size_t t = 0; t < in.size(); ++t) {
-            val sentences = val::array(), gaps = val::array();
-            std::size_t at = 0;
-            for (std::size_t i = 0; i < spans[t].size(); ++i) {
-                const heed::TextSpan& s = spans[t][i];
-                gaps.set(i, val(in[t].substr(at, s.begin - at)));
-                sentences.set(i, val(in[t].substr(s.begin, s.end - s.begin)));
-                at = s.end;
-            }
-            gaps.set(spans[t].size(), val(in[t].substr(at)));
-            val item = val::object();
-            item.set("sentences", sentences);
-            item.set("gaps", gaps);
-            out.set(t, item);
-        }
-        return out;
-    });
-}
-
 /// Every limit of the engine under its JS name: the options' (OptionLimits), one call's
 /// (CallLimits), one engine batch's pieces, the model file's bytes and the lab's matrix side.
 val limits_val() {
@@ -535,12 +515,9 @@ EMSCRIPTEN_BINDINGS(heed) {
     emscripten::class_<TranslatorHandle>("Translator")
         .constructor<>()
         .function("load", &TranslatorHandle::load)
-        .function("translate", &TranslatorHandle::translate)
-        .function("translateOne", &TranslatorHandle::translate_one)
+        .function("translateTexts", &TranslatorHandle::translate_texts)
         .function("explainHead", &TranslatorHandle::explain_head)
         .function("info", &TranslatorHandle::info);
-    emscripten::function("splitSentences", &split_text);
-    emscripten::function("splitCall", &split_call_val);
     emscripten::function("attention", &attention);
     emscripten::function("linearAttention", &linear_attention);
     emscripten::function("sinusoidalPositions", &sinusoidal_positions);

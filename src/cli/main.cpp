@@ -260,60 +260,47 @@ void note_caps(const Args& a, const heed::Translator& tr) {
                   << positions << ", the model's max_positions\n";
 }
 
-/// Translates one input sentence by sentence (translator/sentence_splitter.h), prints the
+/// Translates one input (Translator::translate_texts: sentence by sentence), prints the
 /// joined translation (one line per input, flushed) and appends each sentence to the attention
 /// file. Returns false when a sentence was refused (the line stays empty, the error goes to
 /// stderr); a sentence cut at the length limit is translated and noted on stderr.
 bool translate_one(const Args& a, const heed::Translator& tr, const std::string& text,
                    const std::string& where, heed::cli::AttentionFile* attention) {
-    std::vector<heed::TextSpan> spans;
-    std::size_t n = 0;
-    auto sentence = [&](std::size_t i) { return text.substr(spans[i].begin, spans[i].end - spans[i].begin); };
-    auto in = [&](std::size_t i) { return n == 1 ? where : where + ", sentence " + std::to_string(i + 1) + " of " + std::to_string(n); };
     try {
-        spans = heed::split_call({text}, a.options.split)[0];  // why: the call's budget first
-        if (spans.size() == 1) spans = {{0, text.size()}};     // one sentence: the text as given
-        n = spans.size();
-        std::vector<heed::Translation> done;
-        for (std::size_t first = 0; first < n; first += 64) {  // why: under the batch limits
-            std::vector<std::string> chunk;
-            for (std::size_t i = first; i < std::min(n, first + 64); ++i) chunk.push_back(sentence(i));
-            std::vector<heed::BatchItem> items = tr.translate_batch(chunk, a.options);
-            for (std::size_t k = 0; k < items.size(); ++k) {
-                if (!items[k].ok) throw Error(in(first + k) + ": " + items[k].error);
-                done.push_back(std::move(items[k].translation));
-            }
-        }
-        std::string out;
-        std::size_t at = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            out += text.substr(at, spans[i].begin - at) + done[i].text;
-            at = spans[i].end;
-        }
-        out += text.substr(at);
-        for (char& c : out) if (c == '\n' || c == '\r' || c == '\v' || c == '\f') c = ' ';  // one line per input
+        heed::TextTranslation r = std::move(tr.translate_texts({text}, a.options)[0]);
+        if (!r.ok) throw Error(r.error);
+        const std::size_t n = r.sentences.size();
+        const auto in = [&](std::size_t i) {
+            return n == 1 ? where : where + ", sentence " + std::to_string(i + 1) + " of " +
+                                        std::to_string(n);
+        };
+        std::string out = r.text;
+        for (char& c : out)
+            if (c == '\n' || c == '\r' || c == '\v' || c == '\f') c = ' ';  // one line per input
         std::cout << out;
         if (a.ids)
             for (std::size_t i = 0, k = 0; i < n; ++i)
-                for (int id : done[i].target_ids) std::cout << (k++ == 0 ? '\t' : ' ') << id;
+                for (int id : r.sentences[i].target_ids) std::cout << (k++ == 0 ? '\t' : ' ') << id;
         std::cout << "\n" << std::flush;
         for (std::size_t i = 0; i < n; ++i) {
-            if (done[i].truncated)
+            const heed::Translation& done = r.sentences[i];
+            if (done.truncated)
                 std::cerr << "heed: note: " << in(i) << ": decoding stopped at the length limit ("
-                          << done[i].target_ids.size() << " pieces) before </s>; the translation "
+                          << done.target_ids.size() << " pieces) before </s>; the translation "
                           << "may be cut (see --max-length)\n";
             if (a.costs) {
                 std::cerr << "costs of " << in(i) << " (block layer: multiply-adds, state bytes):";
-                for (const heed::AttentionCost& c : done[i].costs)
+                for (const heed::AttentionCost& c : done.costs)
                     std::cerr << "\n  " << kBlocks[int(c.block)] << " " << c.layer << ": "
                               << std::fixed << std::setprecision(0) << c.macs << ", "
                               << c.state_bytes;
                 std::cerr << "\n" << std::defaultfloat << std::flush;
             }
             if (!attention) continue;
-            json j = translation_json(n == 1 ? text : sentence(i), done[i]);
+            const heed::TextSpan& s = r.spans[i];
+            json j = translation_json(n == 1 ? text : text.substr(s.begin, s.end - s.begin), done);
             j["interventions"] = interventions_json(a.options.interventions);
-            j["costs"] = costs_json(done[i].costs);
+            j["costs"] = costs_json(done.costs);
             if (n > 1) { j["sentence"] = i; j["sentences"] = n; }
             attention->add(j);
         }

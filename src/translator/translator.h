@@ -38,9 +38,9 @@ struct TranslateOptions {
     int top_k = 5;                  ///< candidates recorded per step when return_attention
     std::string to;                 ///< target language; "" = the model's first direction
     Interventions interventions;    ///< attention surgery (model/interventions.h); {} = none
-    /// Callers (the CLI, heed.js) split each text into sentences (sentence_splitter.h) and
-    /// translate them one by one; false: each text is one sequence. translate() itself always
-    /// takes its texts as they are.
+    /// translate_texts() splits each text into sentences (sentence_splitter.h) and translates
+    /// them one by one; false: each text is one sequence. translate(), translate_batch() and
+    /// translate_one() always take their texts as they are.
     bool split = true;
     /// "What if": target ids the decoder must take first (a finished translation's ids up to
     /// some step, then another candidate); it continues on its own from there. Each must be a
@@ -86,11 +86,27 @@ struct BatchItem {
     std::string error;        ///< the heed::Error message when the text was refused
 };
 
+/// One text of translate_texts(): its sentences' translations and the text they make together.
+struct TextTranslation {
+    bool ok = false;  ///< false: `error` says why (the first sentence refused), or `stopped`
+    std::string error;  ///< the heed::Error message ("sentence i of n: ..." when n > 1)
+    /// The step callback returned false while this text was translated: it and the texts after
+    /// it are unfinished (ok false, no error).
+    bool stopped = false;
+    std::vector<TextSpan> spans;         ///< each sentence's bytes in the text (split_call())
+    std::vector<Translation> sentences;  ///< one per span, in order (when ok)
+    /// The translation: the sentences' texts with the text's own gaps (whitespace, line
+    /// breaks) between them; one sentence: its translation as is.
+    std::string text;
+};
+
 /// One decoding step of translate_one, as it happens (for animation). It carries this step's
 /// attention rows only, so the work per step never grows with the whole trace: a listener that
 /// wants the full trace keeps the rows (and `encoder_self`, sent with step 0).
 struct StepEvent {
     int step = 0;  ///< index of the token just chosen (0-based)
+    int sentence = 0;   ///< translate_texts(): which sentence of its text (0-based)
+    int sentences = 1;  ///< translate_texts(): how many sentences the text has
     /// The best hypothesis so far, this step's token last (beam search: it may differ from the
     /// previous step's best in earlier tokens).
     std::vector<int> target_ids;
@@ -138,6 +154,16 @@ public:
     /// kMaxBatchTexts texts or kMaxBatchPieces source pieces in all.
     std::vector<BatchItem> translate_batch(const std::vector<std::string>& texts,
                                            const TranslateOptions& options) const;
+    /// Translates whole texts, the one paragraph path of the CLI and the bindings: checks the
+    /// call's budget (split_call(): throws heed::Error naming the limit, nothing translated),
+    /// splits each text into sentences (unless options.split is false), translates them under
+    /// the batch limits and joins each text's translation. A refused sentence makes its text an
+    /// error item; the other texts are still translated. With `on_step`, sentences are
+    /// translated one after the other, each step reported with its sentence; returning false
+    /// stops the call (the unfinished texts come back `stopped`).
+    std::vector<TextTranslation> translate_texts(const std::vector<std::string>& texts,
+                                                 const TranslateOptions& options,
+                                                 const StepCallback& on_step = {}) const;
     /// Translates one sentence, reporting each step to `on_step` (may be empty).
     Translation translate_one(const std::string& text, const TranslateOptions& options,
                               const StepCallback& on_step = {}) const;
@@ -187,10 +213,12 @@ constexpr std::size_t kMaxTextBytes = kCallLimits.text_bytes;
 
 /// Most texts in one translate_batch() call, and most source pieces in all of them: they bound
 /// the memory of one batch (encoder outputs, KV caches, traces). Callers that split texts send
-/// at most 64 sentences per batch, so the pieces limit (64 × 250 < 16,384) never cuts a call
-/// that split_call() accepted.
+/// at most kChunkSentences sentences per batch, so the pieces limit (64 × 250 < 16,384) never
+/// cuts a call that split_call() accepted.
 constexpr std::size_t kMaxBatchTexts = kCallLimits.texts;
 constexpr std::size_t kMaxBatchPieces = 16384;
+/// Sentences translate_texts() hands to one translate_batch() call.
+constexpr std::size_t kChunkSentences = 64;
 
 /// Largest model file accepted, in bytes (1 GiB); a bigger one is refused before it is read.
 constexpr std::size_t kMaxModelBytes = std::size_t(1) << 30;

@@ -289,28 +289,26 @@ export function shapeResult(r, keepAttention) {
 }
 
 /**
- * One TranslationResult from the shaped results of a text's sentences (`parts`: the engine's
- * splitSentences() of the text, {sentences, gaps}, with gaps[0] + sentences[0] + gaps[1] + ...
- * the text). The translation keeps the text's own whitespace and line breaks between sentences.
- * One sentence: its fields at the top level. Several: the top level concatenates their pieces,
- * ids and probabilities (each sentence's ends with its </s>) and holds no attention; each
- * sentence's own result, trace included, is in `sentences`.
+ * One TranslationResult from the engine's translation of a text (`item`: {text, gaps,
+ * sentences}, with gaps[0] + sentences[0].source + gaps[1] + ... the text), each sentence
+ * shaped by `shape`. One sentence: its fields at the top level. Several: the top level
+ * concatenates their pieces, ids and probabilities (each sentence's ends with its </s>) and
+ * holds no attention; each sentence's own result, trace included, is in `sentences`.
  */
-export function paragraphResult(parts, shaped, interventions) {
+export function paragraphResult(item, shape, interventions) {
   let at = 0;
+  const shaped = item.sentences.map(shape);
   const sentences = shaped.map((r, i) => {
-    at += parts.gaps[i].length;
+    at += item.gaps[i].length;
     const start = at;
-    at += parts.sentences[i].length;
-    return { ...r, source: parts.sentences[i], start, end: at };
+    at += item.sentences[i].source.length;
+    return { ...r, source: item.sentences[i].source, start, end: at };
   });
   const truncated = shaped.some((r) => r.truncated);
   if (shaped.length === 1) return { ...shaped[0], truncated, interventions, sentences };
   const all = (key) => shaped.flatMap((r) => r[key]);
-  let text = parts.gaps[0];
-  shaped.forEach((r, i) => (text += r.text + parts.gaps[i + 1]));
   return {
-    text,
+    text: item.text,
     sourceTokens: all('sourceTokens'),
     targetTokens: all('targetTokens'),
     sourceIds: all('sourceIds'),

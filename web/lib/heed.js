@@ -509,6 +509,8 @@ function stepEvent(e) {
     tokens: e.targetTokens,
     sourceTokens: e.sourceTokens,
     sourceIds: e.sourceIds,
+    sentence: e.sentence,
+    sentences: e.sentences,
     // why: the encoder runs once, before the first step; sent once so a listener holds a
     // whole trace at every step (a stopped translation keeps its attention)
     ...(e.encoderSelf && { encoderSelf: copied(e.encoderSelf) }),
@@ -594,86 +596,21 @@ class Translator extends TranslatorBase {
   #translate(text, { engine, onStep, signal }) {
     if (signal?.aborted) throw abortedError(signal);
     const shape = (r) => shapeResult(r, engine.attention);
-    if (Array.isArray(text)) return this.#translateBatch(text, engine, shape);
-    const [parts] = this.#splitCall([text], engine);
-    const n = parts.sentences.length;
-    if (n > 1 && engine.forcedPrefix.length)
-      throw badInput(
-        `options.forcedPrefix continues one sentence, but the text has ${n}: translate one ` +
-          'sentence (result.sentences[i].source), or pass split: false',
-      );
-    if (n <= 1) {
-      // why: the text as given (a blank one reaches the engine, which says what is wrong)
-      const step = onStep && ((e) => onStep({ ...e, sentence: 0, sentences: 1 }));
-      const r = this.#translateOne(text, engine, step, signal);
-      return paragraphResult(parts, [shape(r)], engine.surgery);
-    }
-    const inSentence = (i, e) => {
-      if (e instanceof HeedError && e.code === 'BAD_INPUT')
-        throw new HeedError('BAD_INPUT', `sentence ${i + 1} of ${n}: ${e.message}`, { cause: e });
-      throw e;
-    };
-    let rows;
-    if (onStep || signal) {
-      // why: one sentence after the other, so steps stream and an abort stops between steps
-      rows = parts.sentences.map((sentence, i) => {
-        const step = onStep && ((e) => onStep({ ...e, sentence: i, sentences: n }));
-        try {
-          return this.#translateOne(sentence, engine, step, signal);
-        } catch (e) {
-          inSentence(i, e);
-        }
-      });
-    } else {
-      rows = [];
-      // why: chunks of 64 sentences stay under the engine's batch limits (texts and pieces)
-      for (let first = 0; first < n; first += 64) {
-        const chunk = parts.sentences.slice(first, first + 64);
-        unwrap(this.#handle.translate(chunk, engine)).forEach((r, k) => {
-          if (r.error) inSentence(first + k, new HeedError(r.error.code, r.error.message));
-          rows.push(r);
-        });
-      }
-    }
-    return paragraphResult(parts, rows.map(shape), engine.surgery);
+    // why: the engine splits, chunks and joins (Translator::translate_texts); a batch
+    // streams no steps
+    const many = Array.isArray(text);
+    const items = this.#translateTexts(many ? text : [text], engine, !many && onStep, signal);
+    const results = items.map((item) =>
+      item.error ? { error: item.error } : paragraphResult(item, shape, engine.surgery),
+    );
+    if (many) return results;
+    if (results[0].error) throw new HeedError(results[0].error.code, results[0].error.message);
+    return results[0];
   }
 
-  /**
-   * {sentences, gaps} of each text (the engine's split_call: the text whole with split: false
-   * or one sentence), after the call's budget (limits(): texts, bytes, sentences): an
-   * oversized call is BAD_INPUT before any sentence is translated.
-   */
-  #splitCall(texts, engine) {
-    return unwrap(this.#engine.splitCall(texts, engine.split));
-  }
-
-  /**
-   * Every text split into sentences, all sentences decoded in batches of 64, regrouped per
-   * text; a text with a refused sentence becomes its {error} item and the others are still
-   * translated.
-   */
-  #translateBatch(texts, engine, shape) {
-    const parts = this.#splitCall(texts, engine);
-    const flat = parts.flatMap((p) => p.sentences);
-    const rows = [];
-    // why: 64 sentences of at most 250 pieces stay under one engine batch's 16,384 pieces,
-    // so no batch of an accepted call is refused after others were translated
-    for (let first = 0; first < flat.length; first += 64)
-      rows.push(...unwrap(this.#handle.translate(flat.slice(first, first + 64), engine)));
-    let at = 0;
-    return parts.map((p) => {
-      const mine = rows.slice(at, (at += p.sentences.length));
-      const bad = mine.findIndex((r) => r.error);
-      if (bad < 0) return paragraphResult(p, mine.map(shape), engine.surgery);
-      const { code, message } = mine[bad].error;
-      const where = mine.length > 1 ? `sentence ${bad + 1} of ${mine.length}: ` : '';
-      return { error: { code, message: where + message } };
-    });
-  }
-
-  /** One sentence through the engine, with step events and abort when asked for. */
-  #translateOne(text, engine, onStep, signal) {
-    if (!onStep && !signal) return unwrap(this.#handle.translateOne(text, engine, null));
+  /** The engine's translateTexts, with step events and abort when asked for. */
+  #translateTexts(texts, engine, onStep, signal) {
+    if (!onStep && !signal) return unwrap(this.#handle.translateTexts(texts, engine, null));
     let aborted = false,
       failure = null;
     const callback = (event) => {
@@ -694,16 +631,16 @@ class Translator extends TranslatorBase {
       }
     };
     // why: step events carry attention rows, so the engine records them whenever onStep is set
-    const r = unwrap(
-      this.#handle.translateOne(
-        text,
+    const items = unwrap(
+      this.#handle.translateTexts(
+        texts,
         { ...engine, attention: engine.attention || Boolean(onStep) },
         callback,
       ),
     );
     if (failure) throw failure.error;
     if (aborted) throw abortedError(signal);
-    return r;
+    return items;
   }
 }
 
