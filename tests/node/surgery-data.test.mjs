@@ -21,10 +21,12 @@ import {
   rankHeads,
   logProb,
   surgeryInput,
+  interventionsOf,
 } from '../../web/demo/data/surgery-data.js';
+import { runOptions } from '../../web/demo/data/run-options.js';
 
 const PYTHON = '/usr/bin/python3';
-// values printed by models/metrics.py corpus_chrf([h], [r]) for one pair
+// values printed by models/pipeline/metrics.py corpus_chrf([h], [r]) for one pair
 const PAIRS = [
   [
     'Ce paquet fournit la documentation pour la bibliothèque.',
@@ -114,25 +116,16 @@ describe('surgery helpers', () => {
     assert.deepEqual(pieceDiff([], ['a']).b, [false]);
   });
 
-  test('head ranking: chrF drop first, then the log-probability change, else confidence', () => {
+  test('head ranking: chrF drop first, then the larger log-probability change', () => {
     const ranked = rankHeads([
-      { id: 'a', drop: 0, logProbChange: null, confidenceChange: 0.01 },
-      { id: 'b', drop: 30, logProbChange: null, confidenceChange: 0 },
-      { id: 'c', drop: 0, logProbChange: null, confidenceChange: -0.2 },
-      { id: 'd', drop: 5, logProbChange: null, confidenceChange: 0 },
-    ]);
-    assert.deepEqual(
-      ranked.map((r) => r.id),
-      ['b', 'd', 'c', 'a'],
-    );
-    const scored = rankHeads([
       { id: 'a', drop: 0, logProbChange: -0.5, confidenceChange: -0.3 },
       { id: 'b', drop: 0, logProbChange: -2.5, confidenceChange: 0 },
       { id: 'c', drop: 10, logProbChange: 0.1, confidenceChange: 0 },
+      { id: 'd', drop: 30, logProbChange: 0, confidenceChange: 0 },
     ]);
     assert.deepEqual(
-      scored.map((r) => r.id),
-      ['c', 'b', 'a'],
+      ranked.map((r) => r.id),
+      ['d', 'c', 'b', 'a'],
     );
     assert.ok(Math.abs(logProb([0.5, 0.25]) - Math.log(0.125)) < 1e-12);
   });
@@ -166,58 +159,66 @@ describe('surgery helpers', () => {
     assert.ok(permutedMaxDiff(t(orig), t(orig), p) > 0.1);
   });
 
-  test('the surgery re-translates the shown sentence, as one sequence where texts are split', () => {
-    // a page and engine without sentences: the whole text, no split option
-    assert.deepEqual(surgeryInput({ result: { text: 'x' }, resultText: 'A b.' }), {
+  test('the surgery re-translates the shown sentence and forces what a what-if forced', () => {
+    // one sentence of a paragraph names its source
+    assert.deepEqual(surgeryInput({ source: 'C d.' }, 'A b. C d.'), { text: 'C d.', forced: [] });
+    // a one-sentence text: the result is the whole text's, its one sentence names the source
+    assert.deepEqual(surgeryInput({ sentences: [{ source: 'A b.' }] }, ' A b.\n'), {
       text: 'A b.',
-      options: {},
       forced: [],
     });
-    // one sentence of a paragraph, with the page's max-pieces limit
-    assert.deepEqual(
-      surgeryInput({
-        doc: {},
-        state: { maxlen: 12 },
-        result: { source: 'C d.' },
-        resultText: 'A b. C d.',
-      }),
-      { text: 'C d.', options: { split: false, maxLength: 12 }, forced: [] },
-    );
-    // a one-sentence text: the result is the whole text's, its one sentence names the source
-    assert.deepEqual(
-      surgeryInput({
-        doc: null,
-        result: { sentences: [{ source: 'A b.' }] },
-        resultText: ' A b.\n',
-      }),
-      { text: 'A b.', options: { split: false }, forced: [] },
-    );
-    // the page's decode options (the entry's target language, the shortlist) hold here too
-    assert.deepEqual(
-      surgeryInput({
-        doc: {},
-        state: { maxlen: 0 },
-        result: { source: 'Wo ist der Bahnhof?' },
-        decodeOptions: () => ({ to: 'en', shortlist: true }),
-      }).options,
-      { split: false, to: 'en', shortlist: true },
-    );
     // a "what if" run: the pieces up to its forced step are forced again
-    assert.deepEqual(
-      surgeryInput({
-        doc: {},
-        state: { maxlen: 1 },
-        result: { source: 'A b.', targetIds: [5, 6, 7, 3], whatIf: { step: 1 } },
-      }).forced,
-      [5, 6],
-    );
-    assert.equal(
-      surgeryInput({
-        doc: {},
-        state: { maxlen: 1 },
-        result: { source: 'A b.', targetIds: [5, 6, 7, 3], whatIf: { step: 1 } },
-      }).options.maxLength,
-      3,
-    );
+    const whatIf = { source: 'A b.', targetIds: [5, 6, 7, 3], whatIf: { step: 1 } };
+    assert.deepEqual(surgeryInput(whatIf, 'A b.').forced, [5, 6]);
+  });
+
+  test('every run takes the page options: beam, max pieces, target language, shortlist', () => {
+    const page = { state: { beam: 4, maxlen: 0 }, entry: { id: 'x' }, shortlist: false };
+    assert.deepEqual(runOptions(page), { beam: 4 });
+    assert.deepEqual(runOptions(page, { attention: true, forcedPrefix: [] }), {
+      beam: 4,
+      attention: true,
+    });
+    const multi = { state: { beam: 1, maxlen: 12 }, entry: { to: 'de' }, shortlist: true };
+    assert.deepEqual(runOptions(multi, { split: false }), {
+      beam: 1,
+      maxLength: 12,
+      to: 'de',
+      shortlist: true,
+      split: false,
+    });
+    // forced pieces leave room for one more under a max-pieces limit; a run's own option wins
+    const cut = { state: { beam: 4, maxlen: 1 }, entry: null };
+    assert.deepEqual(runOptions(cut, { forcedPrefix: [5, 6], beam: 1 }), {
+      beam: 1,
+      maxLength: 3,
+      forcedPrefix: [5, 6],
+    });
+  });
+
+  test("the state's surgery as interventions: only what differs from none, known heads only", () => {
+    const result = {
+      attention: {
+        encoderSelf: { shape: [2, 4] },
+        decoderSelf: { shape: [1, 4] },
+        cross: { shape: [1, 4] },
+      },
+    };
+    const none = {
+      ablate: '',
+      amean: false,
+      temp: 1,
+      win: -1,
+      nopos: false,
+      sparse: false,
+      lin: 'none',
+    };
+    assert.deepEqual(interventionsOf(none, result), {});
+    const s = { ...none, ablate: 'e1.3_d5.0', amean: true, win: 2, lin: 'favor', feat: 64 };
+    assert.deepEqual(interventionsOf(s, result), {
+      ablate: [{ block: 'encoder', layer: 1, head: 3, mean: true }],
+      window: 2,
+      linear: { kind: 'favor', features: 64, seed: 1 },
+    });
   });
 });

@@ -44,16 +44,6 @@ export function resultFromEvents(events, stopped) {
   };
 }
 
-/**
- * The sentences of `text` as the engine splits them, each {source, start, end}: one cheap call
- * (one decoding step per sentence, no trace), so that the page can then translate them one by
- * one and keep each finished result exactly.
- */
-export async function sentencesOf(translator, text, options) {
-  const r = await translator.translate(text, { ...options, maxLength: 1 });
-  return { sentences: r.sentences.map(({ source, start, end }) => ({ source, start, end })) };
-}
-
 /** One sentence's result (a one-sentence translate call) placed in its text as `at` says. */
 export function sentenceOf(result, at) {
   const { sentences, interventions, ...own } = result;

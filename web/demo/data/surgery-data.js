@@ -1,7 +1,10 @@
 // Pure data helpers of the Surgery view: the piece diff of two translations, the ablation list
 // in the URL, the ranking of heads, and the shuffled-source check (a seeded word shuffle, the
 // piece permutation it implies, and how far the shuffled run's encoder attention is from the
-// original's re-ordered). No DOM and no engine calls here.
+// original's re-ordered), and what a surgery run sends (its text and interventions). No DOM and
+// no engine calls here.
+
+import { blockShape } from './blocks.js';
 
 const BLOCK_LETTERS = { encoder: 'e', decoder: 'd', cross: 'c' };
 const LETTER_BLOCKS = { e: 'encoder', d: 'decoder', c: 'cross' };
@@ -182,12 +185,11 @@ export function logProb(probs) {
 /**
  * Heads ranked by how much ablating each changed the output: the chrF drop against the
  * unmodified output first; ties (within 1e-9) go to the larger change of the unmodified
- * output's log-probability (`logProbChange`, when the engine could score it), else of the mean
- * confidence. Rows: {block, layer, head, drop, logProbChange, confidenceChange, ...}; returns
- * a new, sorted array.
+ * output's log-probability under the ablation (`logProbChange`). Rows: {block, layer, head,
+ * drop, logProbChange, ...}; returns a new, sorted array.
  */
 export function rankHeads(rows) {
-  const tie = (r) => Math.abs(r.logProbChange ?? r.confidenceChange);
+  const tie = (r) => Math.abs(r.logProbChange);
   return [...rows].sort((x, y) => {
     const d = y.drop - x.drop;
     return Math.abs(d) > 1e-9 ? d : tie(y) - tie(x);
@@ -195,20 +197,34 @@ export function rankHeads(rows) {
 }
 
 /**
- * What the Surgery view re-translates, and how, so that the runs line up with the one shown:
- * the sentence the views show (`result.source` once the engine splits texts into sentences; the
- * page then has `app.doc`) as one sequence (`split: false`), else the whole translated text;
- * the page's max-pieces limit, target language and shortlist (app.decodeOptions); and `forced`, the pieces a "what if" run forced (result.whatIf),
- * for runs that should force them too.
+ * What the Surgery view re-translates so that its runs line up with the one shown: the shown
+ * sentence's source (`result.source`; a one-sentence text's result names it in its one sentence)
+ * and `forced`, the pieces a "what if" run forced (result.whatIf), for runs that force them too.
  */
-export function surgeryInput(app) {
-  const r = app.result;
-  const sentence = r?.source ?? (r?.sentences?.length === 1 ? r.sentences[0].source : null);
-  const forced = r?.whatIf ? r.targetIds.slice(0, r.whatIf.step + 1) : [];
-  const options = app.doc !== undefined ? { split: false } : {};
-  const max = app.state?.maxlen ?? 0;
-  if (max > 0) options.maxLength = Math.max(max, forced.length + 1);
-  // why: the unmodified run's target language and shortlist hold for the surgery's runs too
-  Object.assign(options, app.decodeOptions?.());
-  return { text: sentence ?? app.resultText, options, forced };
+export function surgeryInput(result, resultText) {
+  const sentence =
+    result?.source ?? (result?.sentences?.length === 1 ? result.sentences[0].source : null);
+  const forced = result?.whatIf ? result.targetIds.slice(0, result.whatIf.step + 1) : [];
+  return { text: sentence ?? resultText, forced };
+}
+
+/**
+ * options.interventions for the state's surgery (only the fields that differ from none); an
+ * ablated head the result's model lacks is left out.
+ */
+export function interventionsOf(s, result) {
+  const iv = {};
+  const ablate = parseAblate(s.ablate)
+    .filter((a) => {
+      const { layers, heads } = blockShape(result, a.block);
+      return a.layer < layers && a.head < heads;
+    })
+    .map((a) => ({ ...a, mean: s.amean }));
+  if (ablate.length) iv.ablate = ablate;
+  if (s.temp !== 1) iv.temperature = s.temp;
+  if (s.win >= 0) iv.window = s.win;
+  if (s.nopos) iv.noPositions = true;
+  if (s.sparse) iv.sparse = { enabled: true, randomBlocks: s.rblocks, block: 4, seed: 1 };
+  if (s.lin !== 'none') iv.linear = { kind: s.lin, features: s.feat, seed: 1 };
+  return iv;
 }

@@ -5,15 +5,8 @@ import { el, reducedMotion, aboutView } from '../widgets/ui.js';
 import { MatrixView, drawThumb } from '../widgets/matrix-view.js';
 import { LinkView } from '../widgets/link-view.js';
 import { headMatrix, prepare, causalMask } from '../data/attention-data.js';
-import {
-  headPicker,
-  displayToggles,
-  segmented,
-  notesBox,
-  blockShape,
-  headLabel,
-  BLOCK_NAMES,
-} from '../widgets/controls.js';
+import { headPicker, displayToggles, segmented, notesBox } from '../widgets/controls.js';
+import { blockShape, headLabel, BLOCK_NAMES } from '../data/blocks.js';
 import { headSummary, summaryCaption, summaryText } from '../data/head-summary.js';
 
 export const BLOCK_NOTES = {

@@ -4,7 +4,8 @@
 
 import { el, fmt } from '../widgets/ui.js';
 import { MatrixView } from '../widgets/matrix-view.js';
-import { headPicker, BLOCK_NAMES } from '../widgets/controls.js';
+import { headPicker } from '../widgets/controls.js';
+import { BLOCK_NAMES } from '../data/blocks.js';
 import { dims } from '../data/attention-data.js';
 
 const STEPS = [

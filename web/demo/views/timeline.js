@@ -6,7 +6,8 @@ import { el, fmt, reducedMotion, announce, aboutView } from '../widgets/ui.js';
 import { MatrixView } from '../widgets/matrix-view.js';
 import { cssAt } from '../widgets/colormap.js';
 import { headMatrix, decoderInputs, showPiece, sliceHead } from '../data/attention-data.js';
-import { headPicker, headLabel } from '../widgets/controls.js';
+import { headPicker } from '../widgets/controls.js';
+import { headLabel } from '../data/blocks.js';
 import { beamTreeSvg } from '../widgets/beam-tree.js';
 
 const SPEEDS = [

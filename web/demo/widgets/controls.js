@@ -1,34 +1,12 @@
 // Shared controls of the attention views: which block, layer and head to show, and the two
-// display options (merge pieces into words, hide special tokens). They read and write app.state.
+// display options (merge pieces into words, hide special tokens). They read and write app.state;
+// the blocks' names and shapes are in data/blocks.js.
 
 import { el } from './ui.js';
-
-export const BLOCK_NAMES = {
-  encoder: 'Encoder self-attention',
-  decoder: 'Decoder masked self-attention',
-  cross: 'Cross-attention (decoder → encoder)',
-};
-
-/** Layer and head counts of a block, from the trace's tensor shapes. */
-export function blockShape(result, block) {
-  const a = result?.attention;
-  if (!a) return { layers: 0, heads: 0 };
-  const t = block === 'encoder' ? a.encoderSelf : block === 'decoder' ? a.decoderSelf : a.cross;
-  return { layers: t.shape[0], heads: t.shape[1] };
-}
-
-/** 'head 2', 'average of heads' or (encoder) 'rollout through layers 1–3'. */
-export function headLabel(head, layer) {
-  if (head === 'avg') return 'average of heads';
-  if (head === 'rollout') return `rollout through layers 1–${layer + 1}`;
-  return `head ${head + 1}`;
-}
+import { BLOCKS, BLOCK_NAMES, blockShape } from '../data/blocks.js';
 
 /** Block / layer / head selects. `blocks` limits the block choice; allowAvg adds "average". */
-export function headPicker(
-  app,
-  { blocks = ['encoder', 'decoder', 'cross'], allowAvg = true, idPrefix, showBlock = true },
-) {
+export function headPicker(app, { blocks = BLOCKS, allowAvg = true, idPrefix, showBlock = true }) {
   const blockSel = el(
     'select',
     { id: `${idPrefix}-block` },

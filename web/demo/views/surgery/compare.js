@@ -1,6 +1,6 @@
 // The Surgery view's side-by-side parts: one run's translation with the pieces the other run
 // lacks boxed and each piece's confidence (underline, and a table for screen readers), and the
-// per-layer cost table when the engine reports result.costs. No engine calls here.
+// per-layer cost table of both runs (result.costs). No engine calls here.
 
 import { el, fmt } from '../../widgets/ui.js';
 import { cssAt } from '../../widgets/colormap.js';
@@ -81,13 +81,14 @@ function count(n) {
 
 /**
  * The cost table: per block and layer, multiply-accumulates and attention state bytes of both
- * runs as bars. `show(base, mod)` empties it unless both results carry `costs`.
+ * runs as bars, `show(base, mod)`; empty beside a stopped sentence (no costs).
  */
 export function createCosts() {
   const node = el('div.sg-costs');
 
   function show(base, mod) {
-    if (!Array.isArray(base.costs) || !Array.isArray(mod.costs)) {
+    // why: a sentence cut by Stop is rebuilt from its step events, which carry no costs
+    if (!base.costs || !mod.costs) {
       node.replaceChildren();
       return;
     }

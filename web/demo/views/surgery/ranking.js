@@ -3,7 +3,7 @@
 // of the output against the unmodified translation, and applies a row's ablation on request.
 
 import { el, announce, fmt } from '../../widgets/ui.js';
-import { blockShape, BLOCK_NAMES } from '../../widgets/controls.js';
+import { BLOCKS, BLOCK_NAMES, blockShape } from '../../data/blocks.js';
 import { chrf } from '../../data/chrf.js';
 import {
   formatAblate,
@@ -15,8 +15,18 @@ import {
   surgeryInput,
 } from '../../data/surgery-data.js';
 
-const BLOCKS = ['encoder', 'decoder', 'cross'];
 const SHORT = { encoder: 'enc', decoder: 'dec', cross: 'cross' };
+const COLUMNS = [
+  '#',
+  'head',
+  'chrF drop',
+  'Δ log P(unmodified)',
+  'Δ confidence',
+  'translation without it',
+  '',
+];
+const ABOUT =
+  'Ablates each head alone on this sentence (zero or mean, as chosen above, nothing else changed) and ranks the heads by the chrF drop of the output against the unmodified translation; ties go to the larger change in the log-probability of the unmodified translation under the ablation (the engine scores it by forcing that output). “apply” ablates that head in the comparison above.';
 
 /** Every head of a result's model as {block, layer, head}, block by block. */
 function allHeads(result) {
@@ -27,6 +37,83 @@ function allHeads(result) {
       for (let h = 0; h < H; h++) heads.push({ block, layer: l, head: h });
   }
   return heads;
+}
+
+/**
+ * One head ablated alone (`where`, zero or `mean`): the translation under it and how far it
+ * moved from `base`, the unmodified run, whose output is also forced through the ablated model
+ * to score its log-probability there.
+ */
+async function ablateOne(app, base, where, mean, signal) {
+  const input = surgeryInput(base, app.resultText);
+  const interventions = { ablate: [{ ...where, mean }] };
+  const own = { split: false, interventions, signal };
+  const r = await app.translator.translate(
+    input.text,
+    app.runOptions({ ...own, forcedPrefix: input.forced }),
+  );
+  // why: every piece is forced, so one hypothesis is enough
+  const f = await app.translator.translate(
+    input.text,
+    app.runOptions({ ...own, beam: 1, forcedPrefix: base.targetIds }),
+  );
+  const score = chrf(r.text, base.text);
+  return {
+    ...where,
+    chrf: score,
+    drop: 100 - score,
+    logProbChange: logProb(f.tokenProbs.slice(0, base.targetIds.length)) - logProb(base.tokenProbs),
+    confidenceChange: meanConfidence(r) - meanConfidence(base),
+    text: r.text,
+  };
+}
+
+/** One ranked row; its "apply" button ablates that head alone. */
+function rankRow(app, r, i, applied) {
+  const name = `${SHORT[r.block]} L${r.layer + 1} H${r.head + 1}`;
+  const dc = r.confidenceChange * 100;
+  const apply = () => {
+    app.set({ ablate: formatAblate([r]), block: r.block, layer: r.layer, head: r.head });
+    announce(`Ablating ${name}`);
+  };
+  return el(
+    'tr',
+    { 'data-block': r.block, 'data-layer': r.layer, 'data-head': r.head },
+    el('td', { text: String(i + 1) }),
+    el('th', {
+      scope: 'row',
+      text: name,
+      title: `${BLOCK_NAMES[r.block]}, layer ${r.layer + 1}, head ${r.head + 1}`,
+    }),
+    el(
+      'td.num',
+      {},
+      el('span.sg-bar', { style: `--w: ${Math.min(100, r.drop).toFixed(1)}%` }),
+      fmt(r.drop, 1),
+    ),
+    el('td.num', {
+      text: `${r.logProbChange > 0 ? '+' : ''}${fmt(r.logProbChange, 2)}`,
+      title: 'change of the log-probability of the unmodified translation under this ablation',
+    }),
+    el('td.num', {
+      text: Math.abs(dc) < 0.05 ? '0.0 %' : `${dc > 0 ? '+' : '−'}${Math.abs(dc).toFixed(1)} %`,
+    }),
+    el('td.sg-text', { text: r.text, title: r.text }),
+    el(
+      'td',
+      {},
+      el(
+        'button',
+        {
+          type: 'button',
+          'aria-pressed': String(applied),
+          'aria-label': `Apply: ablate ${name}`,
+          onclick: apply,
+        },
+        'apply',
+      ),
+    ),
+  );
 }
 
 /** The experiment's section; `baseKey()` names the unmodified run it belongs to. */
@@ -40,32 +127,14 @@ export function createRanking(app, baseKey) {
     'table.sg-rank',
     { hidden: true },
     el('caption.sr-only', { text: 'Heads ranked by how much ablating each changed the output' }),
-    el(
-      'thead',
-      {},
-      el(
-        'tr',
-        {},
-        ...[
-          '#',
-          'head',
-          'chrF drop',
-          'Δ log P(unmodified)',
-          'Δ confidence',
-          'translation without it',
-          '',
-        ].map((t) => el('th', { scope: 'col', text: t })),
-      ),
-    ),
+    el('thead', {}, el('tr', {}, ...COLUMNS.map((t) => el('th', { scope: 'col', text: t })))),
     body,
   );
   const node = el(
     'section.sg-ranking',
     { 'aria-labelledby': 'sg-rank-h' },
     el('h3#sg-rank-h', { text: 'Which heads matter?' }),
-    el('p.note', {
-      text: 'Ablates each head alone on this sentence (zero or mean, as chosen above, nothing else changed) and ranks the heads by the chrF drop of the output against the unmodified translation; ties go to the larger change in the log-probability of the unmodified translation under the ablation (the engine scores it by forcing that output), or, where the engine cannot, in mean confidence. “apply” ablates that head in the comparison above.',
-    }),
+    el('p.note', { text: ABOUT }),
     el('div.row', {}, runBtn, cancelBtn, progress, status),
     el('div.sg-tablewrap', {}, table),
   );
@@ -77,6 +146,13 @@ export function createRanking(app, baseKey) {
   runBtn.addEventListener('click', () => run());
   cancelBtn.addEventListener('click', () => ctrl?.abort());
 
+  /** Shows the controls of a running experiment, or (false) of an idle one. */
+  function running(on) {
+    runBtn.disabled = on;
+    cancelBtn.hidden = !on;
+    progress.hidden = !on;
+  }
+
   async function run() {
     if (!app.result || !app.translator) return;
     ctrl?.abort();
@@ -84,58 +160,19 @@ export function createRanking(app, baseKey) {
     ctrl = mine;
     const base = app.result;
     const mean = app.state.amean;
-    const key = `${baseKey()}|${mean}`;
     const heads = allHeads(base);
-    const input = surgeryInput(app);
-    ranking = { key, rows: [], done: false, mean };
+    const current = (ranking = { key: `${baseKey()}|${mean}`, rows: [], done: false, mean });
     drawn = -1;
-    runBtn.disabled = true;
-    cancelBtn.hidden = false;
-    progress.hidden = false;
+    running(true);
     progress.max = heads.length;
     node.dataset.ranking = 'running';
-    const baseConfidence = meanConfidence(base);
-    const baseLogProb = logProb(base.tokenProbs);
-    let scoring = true; // why: engines before options.forcedPrefix cannot score a given output
-    const current = ranking;
     try {
       for (const [k, where] of heads.entries()) {
         progress.value = k;
         status.textContent = `head ${k + 1} of ${heads.length}…`;
-        const r = await app.translator.translate(input.text, {
-          ...input.options,
-          ...(input.forced.length && { forcedPrefix: input.forced }),
-          beam: app.state.beam,
-          interventions: { ablate: [{ ...where, mean }] },
-          signal: mine.signal,
-        });
+        const row = await ablateOne(app, base, where, mean, mine.signal);
         if (mine.signal.aborted) return;
-        let logProbChange = null;
-        if (scoring) {
-          try {
-            // the unmodified output forced through the ablated model: its log-probability there
-            const f = await app.translator.translate(input.text, {
-              ...input.options,
-              forcedPrefix: base.targetIds,
-              interventions: { ablate: [{ ...where, mean }] },
-              signal: mine.signal,
-            });
-            logProbChange = logProb(f.tokenProbs.slice(0, base.targetIds.length)) - baseLogProb;
-          } catch (err) {
-            if (err?.code !== 'BAD_INPUT' || !/forcedPrefix/.test(err.message)) throw err;
-            scoring = false;
-          }
-        }
-        if (mine.signal.aborted) return;
-        const score = chrf(r.text, base.text);
-        current.rows.push({
-          ...where,
-          chrf: score,
-          drop: 100 - score,
-          logProbChange,
-          confidenceChange: meanConfidence(r) - baseConfidence,
-          text: r.text,
-        });
+        current.rows.push(row);
         if (k % 4 === 3) draw();
       }
       current.done = true;
@@ -149,9 +186,7 @@ export function createRanking(app, baseKey) {
     } finally {
       if (ctrl === mine) {
         ctrl = null;
-        runBtn.disabled = false;
-        cancelBtn.hidden = true;
-        progress.hidden = true;
+        running(false);
       }
       if (ranking === current) {
         node.dataset.ranking = current.done ? 'done' : 'stopped';
@@ -174,63 +209,7 @@ export function createRanking(app, baseKey) {
       return;
     }
     drawn = rows.length;
-    body.replaceChildren(
-      ...rankHeads(rows).map((r, i) => {
-        const name = `${SHORT[r.block]} L${r.layer + 1} H${r.head + 1}`;
-        const dc = r.confidenceChange * 100;
-        return el(
-          'tr',
-          { 'data-block': r.block, 'data-layer': r.layer, 'data-head': r.head },
-          el('td', { text: String(i + 1) }),
-          el('th', {
-            scope: 'row',
-            text: name,
-            title: `${BLOCK_NAMES[r.block]}, layer ${r.layer + 1}, head ${r.head + 1}`,
-          }),
-          el(
-            'td.num',
-            {},
-            el('span.sg-bar', { style: `--w: ${Math.min(100, r.drop).toFixed(1)}%` }),
-            fmt(r.drop, 1),
-          ),
-          el('td.num', {
-            text:
-              r.logProbChange === null
-                ? '—'
-                : `${r.logProbChange > 0 ? '+' : ''}${fmt(r.logProbChange, 2)}`,
-            title:
-              'change of the log-probability of the unmodified translation under this ablation',
-          }),
-          el('td.num', {
-            text:
-              Math.abs(dc) < 0.05 ? '0.0 %' : `${dc > 0 ? '+' : '−'}${Math.abs(dc).toFixed(1)} %`,
-          }),
-          el('td.sg-text', { text: r.text, title: r.text }),
-          el(
-            'td',
-            {},
-            el(
-              'button',
-              {
-                type: 'button',
-                'aria-pressed': String(applied(r)),
-                'aria-label': `Apply: ablate ${name}`,
-                onclick: () => {
-                  app.set({
-                    ablate: formatAblate([r]),
-                    block: r.block,
-                    layer: r.layer,
-                    head: r.head,
-                  });
-                  announce(`Ablating ${name}`);
-                },
-              },
-              'apply',
-            ),
-          ),
-        );
-      }),
-    );
+    body.replaceChildren(...rankHeads(rows).map((r, i) => rankRow(app, r, i, applied(r))));
   }
 
   /** Drops a ranking made for another sentence, model or ablation mode; redraws. */
