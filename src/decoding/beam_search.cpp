@@ -78,145 +78,201 @@ Hypothesis take_path(std::vector<Node>& nodes, int node, float score, bool recor
     return h;
 }
 
+/// One beam search, its state as members and each step's parts as named methods.
+class Beam {
+public:
+    Beam(const Model& model, const Memory& memory, const SearchOptions& opt,
+         const SearchObserver& observer)
+        : model_(model), c_(model.config()), opt_(opt), observer_(observer),
+          cols_{opt.output, c_.vocab_size}, K_(opt.beam_size), V_(cols_.size()),
+          recording_(opt.return_attention), state_(c_, K_, opt.max_length),
+          memories_(std::size_t(K_), &memory), logits_(std::size_t(K_) * std::size_t(V_)),
+          tokens_(std::size_t(K_), opt.start_id >= 0 ? opt.start_id : c_.decoder_start_id),
+          live_(std::size_t(K_), -1),
+          live_score_(std::size_t(K_), -std::numeric_limits<float>::infinity()) {
+        state_.set_interventions(opt.interventions);
+        live_score_[0] = 0.0f;  // why: all rows start identical; only row 0 may expand at step 0
+    }
+
+    Hypothesis run() {
+        for (int t = 0; t < opt_.max_length; ++t) {
+            model_.step(memories_, tokens_, state_, logits_.data(), recording_ ? &trace_ : nullptr,
+                        opt_.output);
+            score_rows(t);
+            const bool forced = t < int(opt_.forced_prefix.size());
+            if (forced) force(t);
+            select(t, forced);
+            if (int(finished_.size()) >= K_ || next_.empty()) break;
+            advance();
+            if (!report()) break;
+        }
+        return best();
+    }
+
+private:
+    /// Each row's log-probabilities (bans and the UTF-8 guard applied) plus its hypothesis's
+    /// score: the candidate totals.
+    void score_rows(int t) {
+        for (int r = 0; r < K_; ++r) {
+            float* lp = row(r);
+            log_softmax(lp, V_);
+            ban(lp, cols_, opt_.banned);
+            if (opt_.bytes) {
+                tail_.clear();  // why: a character is at most four bytes; its last pieces suffice
+                for (int n = live_[r]; n >= 0 && tail_.size() < 4; n = nodes_[n].parent)
+                    tail_.insert(tail_.begin(), nodes_[n].token);
+                keep_utf8(lp, cols_, *opt_.bytes, utf8_need(tail_, *opt_.bytes),
+                          opt_.max_length - t - 1);
+            }
+            for (int v = 0; v < V_; ++v) lp[v] += live_score_[r];
+        }
+    }
+
+    /// What if: only the forced token may extend a row (its probability stays the model's).
+    void force(int t) {
+        const int f = cols_.column(opt_.forced_prefix[t]);
+        for (int r = 0; r < K_; ++r) {
+            float* lp = row(r);
+            const float kept = lp[f];
+            std::fill(lp, lp + V_, -std::numeric_limits<float>::infinity());
+            lp[f] = kept;
+        }
+    }
+
+    /// The 2K best (row, token) candidates (ties to the lower flat index) become nodes: those
+    /// ending in EOS finish, the K best others go on.
+    void select(int t, bool forced) {
+        best_n(logits_.data(), logits_.size(), 2 * std::size_t(K_), order_);
+        parents_.clear();
+        next_.clear();
+        next_tokens_.clear();
+        next_score_.clear();
+        if (recording_) tree_.emplace_back();
+        for (std::size_t i = 0; i < order_.size() && int(next_.size()) < K_; ++i) {
+            const int r = int(order_[i] / V_), v = cols_.id(int(order_[i] % V_));
+            const float total = logits_[order_[i]];
+            if (!std::isfinite(total)) break;
+            const int id = add_node(t, r, v, total, forced);
+            if (v == c_.eos_id) {
+                if (int(finished_.size()) < K_)
+                    finished_.emplace_back(id, normalised(total, nodes_[id].length,
+                                                          opt_.length_penalty));
+                continue;
+            }
+            next_.push_back(id);
+            parents_.push_back(r);
+            next_tokens_.push_back(v);
+            next_score_.push_back(total);
+        }
+        if (recording_ && tree_.back().empty()) tree_.pop_back();
+    }
+
+    /// The node extending row r's hypothesis with token v (total: the new hypothesis's
+    /// log-probability); when recording, its step record and its place in the beam tree.
+    int add_node(int t, int r, int v, float total, bool forced) {
+        Node n;
+        n.parent = live_[r];
+        n.token = v;
+        n.logprob = total - live_score_[r];
+        n.length = live_[r] < 0 ? 1 : nodes_[live_[r]].length + 1;
+        if (recording_) {
+            StepRecord& rec = n.record;
+            rec.token = v;
+            rec.prob = std::exp(n.logprob);
+            if (!forced) {
+                row_lp_.assign(row(r), row(r) + V_);
+                for (float& x : row_lp_) x -= live_score_[r];
+                record_top_k(row_lp_.data(), V_, opt_.top_k, rec);
+                cols_.to_ids(rec.top_ids);
+            } else {  // why: the forced step's row was masked; its candidates are its own
+                rec.top_ids = {v};
+                rec.top_probs = {rec.prob};
+            }
+            rec.self_attn = trace_.self[r];  // this step's rows only
+            rec.cross_attn = trace_.cross[r];
+            n.tree_pos = int(tree_[t].size());
+            tree_[t].push_back(BeamNode{v, {}, n.parent < 0 ? -1 : nodes_[n.parent].tree_pos,
+                                        total, v == c_.eos_id});
+        }
+        nodes_.push_back(std::move(n));
+        return int(nodes_.size()) - 1;
+    }
+
+    /// The kept candidates become the live rows (padded to K: only at the start can fewer
+    /// than K survive), the decoder's caches following their parents.
+    void advance() {
+        while (int(next_.size()) < K_) {
+            next_.push_back(next_.back());
+            parents_.push_back(parents_.back());
+            next_tokens_.push_back(next_tokens_.back());
+            next_score_.push_back(-std::numeric_limits<float>::infinity());
+        }
+        state_.reorder(parents_);
+        live_ = next_;
+        tokens_ = next_tokens_;
+        live_score_ = next_score_;
+    }
+
+    /// Tells the observer the best live hypothesis; false: it asked to stop.
+    bool report() {
+        if (!observer_) return true;
+        read_path(nodes_, live_[0], best_tokens_, best_logprobs_);
+        const SearchProgress progress{best_tokens_, best_logprobs_,
+                                      recording_ ? &nodes_[live_[0]].record : nullptr};
+        return observer_(progress);
+    }
+
+    /// The best finished hypothesis (live rows finish as they stand when fewer than K ended).
+    Hypothesis best() {
+        if (int(finished_.size()) < K_) {
+            // why: live rows never end in EOS (those went to `finished`), so none counts twice
+            for (int r = 0; r < K_; ++r) {
+                if (!std::isfinite(live_score_[r]) || live_[r] < 0) continue;
+                finished_.emplace_back(live_[r], normalised(live_score_[r],
+                                                            nodes_[live_[r]].length,
+                                                            opt_.length_penalty));
+            }
+        }
+        if (finished_.empty()) return Hypothesis{};
+        const auto best = std::max_element(
+            finished_.begin(), finished_.end(),
+            [](const std::pair<int, float>& a, const std::pair<int, float>& b) {
+                return a.second < b.second;
+            });
+        Hypothesis h = take_path(nodes_, best->first, best->second, recording_);
+        h.beam = std::move(tree_);
+        return h;
+    }
+
+    float* row(int r) { return logits_.data() + std::size_t(r) * std::size_t(V_); }
+
+    const Model& model_;
+    const ModelConfig& c_;
+    const SearchOptions& opt_;
+    const SearchObserver& observer_;
+    const OutputColumns cols_;
+    const int K_, V_;
+    const bool recording_;
+    DecoderState state_;
+    const std::vector<const Memory*> memories_;
+    std::vector<float> logits_;
+    std::vector<int> tokens_;
+    std::vector<Node> nodes_;                       // the arena of kept candidates
+    std::vector<int> live_;                         // each row's newest node
+    std::vector<float> live_score_;                 // each row's log-probability
+    std::vector<std::pair<int, float>> finished_;   // (node, normalised score)
+    std::vector<std::vector<BeamNode>> tree_;       // the beam tree (when recording)
+    StepAttention trace_;
+    std::vector<std::size_t> order_;
+    std::vector<int> parents_, next_, next_tokens_, tail_, best_tokens_;
+    std::vector<float> next_score_, row_lp_, best_logprobs_;
+};
+
 }  // namespace
 
 Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOptions& opt,
                        const SearchObserver& observer) {
-    const ModelConfig& c = model.config();
-    const OutputColumns cols{opt.output, c.vocab_size};
-    const int K = opt.beam_size, V = cols.size();
-    const bool recording = opt.return_attention;
-    DecoderState state(c, K, opt.max_length);
-    state.set_interventions(opt.interventions);
-    const std::vector<const Memory*> memories(K, &memory);
-    std::vector<float> logits(std::size_t(K) * V);
-    std::vector<int> tokens(K, opt.start_id >= 0 ? opt.start_id : c.decoder_start_id);
-    std::vector<Node> nodes;
-    std::vector<int> live(K, -1);  // each row's newest node
-    std::vector<std::pair<int, float>> finished;  // (node, normalised score)
-    std::vector<float> live_score(K, -std::numeric_limits<float>::infinity());
-    live_score[0] = 0.0f;  // why: all rows start identical; only row 0 may expand at step 0
-    StepAttention trace;
-    std::vector<std::size_t> order;
-    std::vector<std::vector<BeamNode>> tree;  // the beam tree (when recording)
-    std::vector<int> parents, next, next_tokens;
-    std::vector<float> next_score, row_lp;
-    std::vector<int> best_tokens, tail;
-    std::vector<float> best_logprobs;
-
-    for (int t = 0; t < opt.max_length; ++t) {
-        model.step(memories, tokens, state, logits.data(), recording ? &trace : nullptr,
-                   opt.output);
-        for (int r = 0; r < K; ++r) {
-            float* lp = logits.data() + std::size_t(r) * V;
-            log_softmax(lp, V);
-            ban(lp, cols, opt.banned);
-            if (opt.bytes) {
-                tail.clear();  // why: a character is at most four bytes; its last pieces suffice
-                for (int n = live[r]; n >= 0 && tail.size() < 4; n = nodes[n].parent)
-                    tail.insert(tail.begin(), nodes[n].token);
-                keep_utf8(lp, cols, *opt.bytes, utf8_need(tail, *opt.bytes), opt.max_length - t - 1);
-            }
-            for (int v = 0; v < V; ++v) lp[v] += live_score[r];  // candidate totals
-        }
-        // what if: only the forced token may extend a row (its probability stays the model's)
-        const bool forced = t < int(opt.forced_prefix.size());
-        if (forced) {
-            const int f = cols.column(opt.forced_prefix[t]);
-            for (int r = 0; r < K; ++r) {
-                float* row = logits.data() + std::size_t(r) * V;
-                const float kept = row[f];
-                std::fill(row, row + V, -std::numeric_limits<float>::infinity());
-                row[f] = kept;
-            }
-        }
-        // the 2K best (row, token) pairs; ties go to the lower flat index
-        best_n(logits.data(), logits.size(), 2 * std::size_t(K), order);
-        const std::size_t n_cand = order.size();
-        parents.clear();
-        next.clear();
-        next_tokens.clear();
-        next_score.clear();
-        if (recording) tree.emplace_back();
-        for (std::size_t i = 0; i < n_cand && int(next.size()) < K; ++i) {
-            const int r = int(order[i] / V), v = cols.id(int(order[i] % V));
-            const float total = logits[order[i]];
-            if (!std::isfinite(total)) break;
-            Node n;
-            n.parent = live[r];
-            n.token = v;
-            n.logprob = total - live_score[r];
-            n.length = live[r] < 0 ? 1 : nodes[live[r]].length + 1;
-            if (recording) {
-                StepRecord& rec = n.record;
-                rec.token = v;
-                rec.prob = std::exp(n.logprob);
-                if (!forced) {
-                    row_lp.assign(logits.begin() + std::size_t(r) * V,
-                                  logits.begin() + std::size_t(r + 1) * V);
-                    for (float& x : row_lp) x -= live_score[r];
-                    record_top_k(row_lp.data(), V, opt.top_k, rec);
-                    cols.to_ids(rec.top_ids);
-                } else {  // why: the forced step's row was masked; its candidates are its own
-                    rec.top_ids = {v};
-                    rec.top_probs = {rec.prob};
-                }
-                rec.self_attn = trace.self[r];    // this step's rows only
-                rec.cross_attn = trace.cross[r];
-                n.tree_pos = int(tree[t].size());
-                tree[t].push_back(BeamNode{v, {}, n.parent < 0 ? -1 : nodes[n.parent].tree_pos,
-                                           total, v == c.eos_id});
-            }
-            const int id = int(nodes.size());
-            nodes.push_back(std::move(n));
-            if (v == c.eos_id) {
-                if (int(finished.size()) < K)
-                    finished.emplace_back(id, normalised(total, nodes[id].length,
-                                                         opt.length_penalty));
-                continue;
-            }
-            next.push_back(id);
-            parents.push_back(r);
-            next_tokens.push_back(v);
-            next_score.push_back(total);
-        }
-        if (recording && tree.back().empty()) tree.pop_back();
-        if (int(finished.size()) >= K || next.empty()) break;
-        // pad the beam (only at the start can fewer than K survive)
-        while (int(next.size()) < K) {
-            next.push_back(next.back());
-            parents.push_back(parents.back());
-            next_tokens.push_back(next_tokens.back());
-            next_score.push_back(-std::numeric_limits<float>::infinity());
-        }
-        state.reorder(parents);
-        live = next;
-        tokens = next_tokens;
-        live_score = next_score;
-        if (observer) {
-            read_path(nodes, live[0], best_tokens, best_logprobs);
-            const SearchProgress progress{best_tokens, best_logprobs,
-                                          recording ? &nodes[live[0]].record : nullptr};
-            if (!observer(progress)) break;
-        }
-    }
-    if (int(finished.size()) < K) {
-        // why: live rows never end in EOS (those went to `finished`), so none is counted twice
-        for (int r = 0; r < K; ++r) {
-            if (!std::isfinite(live_score[r]) || live[r] < 0) continue;
-            finished.emplace_back(
-                live[r], normalised(live_score[r], nodes[live[r]].length, opt.length_penalty));
-        }
-    }
-    if (finished.empty()) return Hypothesis{};
-    const auto best = std::max_element(
-        finished.begin(), finished.end(),
-        [](const std::pair<int, float>& a, const std::pair<int, float>& b) {
-            return a.second < b.second;
-        });
-    Hypothesis h = take_path(nodes, best->first, best->second, recording);
-    h.beam = std::move(tree);
-    return h;
+    return Beam(model, memory, opt, observer).run();
 }
 
 }  // namespace heed

@@ -47,6 +47,9 @@ std::vector<Hypothesis> greedy_search(const Model& model,
     std::vector<int> tokens(R, opt.start_id >= 0 ? opt.start_id : c.decoder_start_id);
     std::vector<char> done(R, 0);
     StepAttention trace;
+    const auto limit = [&opt](int r) {
+        return opt.row_max_length.empty() ? opt.max_length : opt.row_max_length[std::size_t(r)];
+    };
     int live = R;
     for (int t = 0; t < opt.max_length && live > 0; ++t) {
         model.step(memories, tokens, state, logits.data(), opt.return_attention ? &trace : nullptr,
@@ -58,7 +61,7 @@ std::vector<Hypothesis> greedy_search(const Model& model,
             ban(lp, cols, opt.banned);
             if (opt.bytes)
                 keep_utf8(lp, cols, *opt.bytes, utf8_need(hyps[r].tokens, *opt.bytes),
-                          opt.max_length - t - 1);
+                          limit(r) - t - 1);
             const bool forced = t < int(opt.forced_prefix.size());
             const int col = forced ? cols.column(opt.forced_prefix[t])
                                    : int(std::max_element(lp, lp + V) - lp);
@@ -78,7 +81,7 @@ std::vector<Hypothesis> greedy_search(const Model& model,
                 h.steps.push_back(std::move(rec));
             }
             tokens[r] = best;
-            if (best == c.eos_id) {
+            if (best == c.eos_id || t + 1 >= limit(r)) {
                 done[r] = 1;
                 --live;
             }

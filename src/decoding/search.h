@@ -18,6 +18,9 @@ struct BytePieces;  // decoding/utf8_guard.h
 struct SearchOptions {
     int beam_size = 1;            ///< 1 = greedy
     int max_length = 64;          ///< max target tokens, EOS included
+    /// Greedy: each sentence's own limit (at most max_length), one per memory; empty =
+    /// max_length for every sentence. A sentence stops at its limit as it would alone.
+    std::vector<int> row_max_length;
     float length_penalty = 1.0f;  ///< final beam score = logprob / length^penalty
     bool return_attention = false;  ///< keep per-step attention rows and top-k candidates
     int top_k = 5;                  ///< candidates kept per step when return_attention

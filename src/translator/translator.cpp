@@ -5,10 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "core/error.h"
@@ -16,9 +12,9 @@
 #include "decoding/search.h"
 #include "model/explain.h"
 #include "model/model.h"
-#include "model/model_file.h"
 #include "tokenizer/tokenizer.h"
 #include "translator/loaded_model.h"
+#include "translator/results.h"
 
 namespace heed {
 namespace {
@@ -37,107 +33,6 @@ bool is_blank(const std::string& s) {
 }
 
 }  // namespace
-
-void check_options(const TranslateOptions& o) {
-    const OptionLimits& l = kOptionLimits;
-    if (o.beam_size < 1 || o.beam_size > l.beam_size)
-        throw Error("beam size must be between 1 and " + std::to_string(l.beam_size) + " (got " +
-                    std::to_string(o.beam_size) + ")");
-    if (o.max_length < 0 || o.max_length > l.max_length)
-        throw Error("max length must be between 0 (auto) and " + std::to_string(l.max_length));
-    if (!std::isfinite(o.length_penalty) || o.length_penalty < 0 ||
-        o.length_penalty > l.length_penalty)
-        throw Error("length penalty must be a number between 0 and " +
-                    std::to_string(int(l.length_penalty)));
-    if (o.threads < 1 || o.threads > l.threads)
-        throw Error("threads must be between 1 and " + std::to_string(l.threads) + " (got " +
-                    std::to_string(o.threads) + ")");
-    if (o.top_k < 0 || o.top_k > l.top_k)
-        throw Error("top_k must be between 0 and " + std::to_string(l.top_k));
-    if (o.forced_prefix.size() > std::size_t(l.max_length))
-        throw Error("forcedPrefix holds at most " + std::to_string(l.max_length) + " ids (got " +
-                    std::to_string(o.forced_prefix.size()) + ")");
-    const Interventions& iv = o.interventions;
-    if (!std::isfinite(iv.temperature) || iv.temperature <= 0 || iv.temperature > 100)
-        throw Error("interventions.temperature must be a number in (0, 100], got " +
-                    std::to_string(iv.temperature));
-    if (iv.window < -1 || iv.window > 4096)
-        throw Error("interventions.window must be -1 (none) or 0..4096, got " +
-                    std::to_string(iv.window));
-    if (iv.sparse.random_blocks < 0 || iv.sparse.random_blocks > 64)
-        throw Error("interventions.sparse.randomBlocks must be 0..64, got " +
-                    std::to_string(iv.sparse.random_blocks));
-    if (iv.sparse.block < 1 || iv.sparse.block > 256)
-        throw Error("interventions.sparse.block must be 1..256, got " +
-                    std::to_string(iv.sparse.block));
-    const LinearAttention& lin = iv.linear;
-    if (lin.features < 1 || lin.features > l.linear_features)
-        throw Error("interventions.linear.features must be an integer in [1, " +
-                    std::to_string(l.linear_features) + "], got " + std::to_string(lin.features));
-    if (lin.enabled() && iv.masks_keys())
-        throw Error("interventions.linear replaces the softmax, so it cannot be combined with "
-                    "interventions.window or interventions.sparse (choose one)");
-    if (lin.kind == LinearKind::Elu && iv.temperature != 1.0f)
-        throw Error("interventions.temperature must be 1 with interventions.linear.kind 'elu' "
-                    "(elu + 1 has no softmax scale to change)");
-}
-
-std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t size,
-                                        const LoadOptions& options) {
-    if (size > kMaxModelBytes)
-        throw Error("model file is " + std::to_string(size) + " bytes, over the limit of " +
-                    std::to_string(kMaxModelBytes));
-    ModelFile file = ModelFile::parse(bytes, size);
-    ModelConfig config = ModelConfig::from_json(file.metadata("heed.config"));
-    if (!file.has("tokenizer.model"))
-        throw Error("model file has no tokenizer (tensor 'tokenizer.model' is missing)");
-    Tokenizer tokenizer = Tokenizer::from_bytes(file.read_bytes("tokenizer.model"));
-    if (tokenizer.vocab_size() != config.vocab_size)
-        throw Error("tokenizer has " + std::to_string(tokenizer.vocab_size()) +
-                    " pieces but the model's vocab_size is " + std::to_string(config.vocab_size));
-    if (tokenizer.eos_id() != config.eos_id)
-        throw Error("tokenizer and model disagree on the end-of-sentence id");
-    ModelWeights weights = load_weights(file, config, options);
-    Directions directions = Directions::parse(
-        file.has_metadata("heed.languages") ? file.metadata("heed.languages") : std::string(),
-        tokenizer, config.decoder_start_id);
-    // why: a start piece ("<2de>") is the model's instruction, never the user's text or output
-    std::vector<int> starts = directions.start_ids();
-    starts.push_back(config.decoder_start_id);
-    tokenizer.make_control(starts);
-    std::vector<int> never_emitted;
-    for (int id : tokenizer.control_ids())
-        if (id != config.eos_id) never_emitted.push_back(id);
-    BytePieces byte_pieces;
-    byte_pieces.byte_of.assign(std::size_t(tokenizer.vocab_size()), -1);
-    for (int id = 0; id < tokenizer.vocab_size(); ++id) {
-        const int b = tokenizer.byte_value(id);
-        if (b < 0) continue;
-        byte_pieces.byte_of[std::size_t(id)] = std::int16_t(b);
-        byte_pieces.ids.push_back(id);
-    }
-    return std::unique_ptr<LoadedModel>(new LoadedModel{
-        Model(config, std::move(weights)), std::move(tokenizer), file.metadata_json(),
-        std::move(directions), std::move(never_emitted), std::move(byte_pieces)});
-}
-
-std::unique_ptr<LoadedModel> load_model_file(const std::string& path, const LoadOptions& options) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw Error("cannot open model file '" + path + "'");
-    // why: a device or pipe (/dev/zero) never ends; only a regular file has a size to check
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw Error("model file '" + path + "' is not a regular file");
-    const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    if (ec) throw Error("cannot read model file '" + path + "'");
-    if (size > kMaxModelBytes)
-        throw Error("model file '" + path + "' is " + std::to_string(size) +
-                    " bytes, over the limit of " + std::to_string(kMaxModelBytes));
-    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
-    f.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(size));
-    if (std::size_t(f.gcount()) != size) throw Error("cannot read model file '" + path + "'");
-    return load_model(bytes.data(), bytes.size(), options);
-}
 
 Translator::Translator(std::unique_ptr<LoadedModel> loaded) : loaded_(std::move(loaded)) {}
 Translator::~Translator() = default;
@@ -235,12 +130,6 @@ void Translator::check_against_model(const TranslateOptions& options) const {
 
 namespace {
 
-struct Prepared {
-    std::vector<int> ids;
-    Memory memory;
-    EncoderTrace trace;
-};
-
 std::vector<int> source_ids(const Tokenizer& tok, const ModelConfig& c, const std::string& text) {
     if (text.empty() || is_blank(text)) throw Error("empty text: there is nothing to translate");
     if (text.size() > kMaxTextBytes)
@@ -279,60 +168,6 @@ SearchOptions search_options(const TranslateOptions& o, const LoadedModel& m, in
     return s;
 }
 
-Array make_array(std::vector<std::size_t> shape) {
-    std::size_t n = 1;
-    for (std::size_t d : shape) n *= d;
-    return Array{std::move(shape), std::vector<float>(n, 0.0f)};
-}
-
-Translation to_translation(const Tokenizer& tok, const ModelConfig& c, const Prepared& p,
-                           const Hypothesis& h, bool with_attention) {
-    Translation out;
-    out.source_ids = p.ids;
-    for (int id : p.ids) out.source_tokens.push_back(tok.piece(id));
-    out.target_ids = h.tokens;
-    std::vector<int> text_ids;
-    for (std::size_t i = 0; i < h.tokens.size(); ++i) {
-        out.target_tokens.push_back(tok.piece(h.tokens[i]));
-        out.token_probs.push_back(std::exp(h.logprobs[i]));
-        if (h.tokens[i] != c.eos_id) text_ids.push_back(h.tokens[i]);
-    }
-    out.text = tok.decode(text_ids);
-    out.truncated = h.tokens.empty() || h.tokens.back() != c.eos_id;
-    out.score = h.score;
-    if (!with_attention) return out;
-
-    const std::size_t L = c.decoder_layers, H = c.heads, S = p.ids.size(), T = h.steps.size();
-    AttentionTrace& a = out.attention;
-    a.encoder_self = Array{{std::size_t(c.encoder_layers), H, S, S}, p.trace.self_attn};
-    a.decoder_self = make_array({L, H, T, T});
-    a.cross = make_array({L, H, T, S});
-    for (std::size_t t = 0; t < T; ++t) {
-        const StepRecord& r = h.steps[t];
-        for (std::size_t l = 0; l < L; ++l)
-            for (std::size_t hd = 0; hd < H; ++hd) {
-                const float* self_row = r.self_attn.data() + (l * H + hd) * (t + 1);
-                std::copy(self_row, self_row + t + 1,
-                          a.decoder_self.data.begin() + ((l * H + hd) * T + t) * T);
-                const float* cross_row = r.cross_attn.data() + (l * H + hd) * S;
-                std::copy(cross_row, cross_row + S,
-                          a.cross.data.begin() + ((l * H + hd) * T + t) * S);
-            }
-        StepTrace st;
-        st.token = r.token;
-        st.prob = r.prob;
-        for (std::size_t k = 0; k < r.top_ids.size(); ++k)
-            st.top.push_back(Candidate{r.top_ids[k], tok.piece(r.top_ids[k]), r.top_probs[k]});
-        a.steps.push_back(std::move(st));
-    }
-    a.beam = h.beam;
-    for (std::vector<BeamNode>& step : a.beam)
-        for (BeamNode& n : step) n.piece = tok.piece(n.token);
-    a.beam_winner = h.beam_node;
-    out.has_attention = true;
-    return out;
-}
-
 /// The output layer of options.shortlist for these sentences (their sources' pieces together),
 /// or none.
 std::unique_ptr<OutputLayer> shortlist_layer(const LoadedModel& m, const TranslateOptions& o,
@@ -343,29 +178,6 @@ std::unique_ptr<OutputLayer> shortlist_layer(const LoadedModel& m, const Transla
     for (const std::vector<int>* s : sources) source.insert(source.end(), s->begin(), s->end());
     extra.push_back(m.model.config().eos_id);
     return std::make_unique<OutputLayer>(m.model.output_layer(sl.select(source, extra)));
-}
-
-/// translate_one's step event: the best hypothesis's tokens and its newest rows only.
-StepEvent step_event(const Tokenizer& tok, const ModelConfig& c, const std::vector<int>& source_ids,
-                     const std::vector<std::string>& source_tokens, const Array& encoder_self,
-                     const SearchProgress& best) {
-    StepEvent e;
-    e.step = int(best.tokens.size()) - 1;
-    e.target_ids = best.tokens;
-    for (int id : best.tokens) e.target_tokens.push_back(tok.piece(id));
-    e.prob = best.logprobs.empty() ? 0.0f : std::exp(best.logprobs.back());
-    e.source_ids = &source_ids;
-    e.source_tokens = &source_tokens;
-    if (!best.last) return e;
-    const StepRecord& r = *best.last;
-    const std::size_t L = c.decoder_layers, H = c.heads, S = source_ids.size();
-    for (std::size_t k = 0; k < r.top_ids.size(); ++k)
-        e.top.push_back(Candidate{r.top_ids[k], tok.piece(r.top_ids[k]), r.top_probs[k]});
-    e.has_attention = true;
-    e.decoder_self = Array{{L, H, std::size_t(e.step) + 1}, r.self_attn};
-    e.cross = Array{{L, H, S}, r.cross_attn};
-    if (e.step == 0) e.encoder_self = &encoder_self;
-    return e;
 }
 
 }  // namespace
@@ -429,43 +241,29 @@ std::vector<Translation> Translator::translate_group(std::vector<std::vector<int
             longest = std::max(longest, int(p.ids.size()));
         }
         SearchOptions so = search_options(options, *loaded_, longest);
+        for (const Prepared& p : prepared)
+            so.row_max_length.push_back(
+                search_options(options, *loaded_, int(p.ids.size())).max_length);
         std::vector<const std::vector<int>*> sources;
         for (const Prepared& p : prepared) sources.push_back(&p.ids);
         const std::unique_ptr<OutputLayer> output = shortlist_layer(*loaded_, options, sources);
         so.output = output.get();
         std::vector<Hypothesis> hyps = greedy_search(loaded_->model, memories, so);
-        for (std::size_t i = 0; i < prepared.size(); ++i) {
-            Hypothesis& h = hyps[i];
-            const int own_max =
-                search_options(options, *loaded_, int(prepared[i].ids.size())).max_length;
-            if (int(h.tokens.size()) > own_max) {  // why: same cap as a one-sentence call
-                h.tokens.resize(own_max);
-                h.logprobs.resize(own_max);
-                if (!h.steps.empty()) h.steps.resize(own_max);
-                h.score = 0;
-                for (float lp : h.logprobs) h.score += lp;
-            }
-            out.push_back(to_translation(loaded_->tokenizer, c, prepared[i], h,
-                                         options.return_attention));
-            out.back().output_size = output ? int(output->ids.size()) : c.vocab_size;
-        }
+        for (std::size_t i = 0; i < prepared.size(); ++i)
+            out.push_back(finish(to_translation(loaded_->tokenizer, c, prepared[i], hyps[i],
+                                                options.return_attention),
+                                 *loaded_, options, output.get()));
     } else {
         for (const Prepared& p : prepared) {
             SearchOptions so = search_options(options, *loaded_, int(p.ids.size()));
             const std::unique_ptr<OutputLayer> output =
                 shortlist_layer(*loaded_, options, {&p.ids});
             so.output = output.get();
-            out.push_back(to_translation(loaded_->tokenizer, c, p,
-                                         beam_search(loaded_->model, p.memory, so),
-                                         options.return_attention));
-            out.back().output_size = output ? int(output->ids.size()) : c.vocab_size;
+            out.push_back(finish(to_translation(loaded_->tokenizer, c, p,
+                                                beam_search(loaded_->model, p.memory, so),
+                                                options.return_attention),
+                                 *loaded_, options, output.get()));
         }
-    }
-    const std::string to = loaded_->directions.target(options.to);
-    for (Translation& t : out) {
-        t.to = to;
-        t.costs = attention_costs(c, options.interventions, int(t.source_ids.size()),
-                                  int(t.target_ids.size()));
     }
     return out;
 }
@@ -531,12 +329,8 @@ Translation Translator::translate_one(const std::string& text, const TranslateOp
     Hypothesis h = options.beam_size == 1
                        ? greedy_search(loaded_->model, {&p.memory}, so, observer)[0]
                        : beam_search(loaded_->model, p.memory, so, observer);
-    Translation out = to_translation(loaded_->tokenizer, c, p, h, options.return_attention);
-    out.to = loaded_->directions.target(options.to);
-    out.costs = attention_costs(c, options.interventions, int(out.source_ids.size()),
-                                int(out.target_ids.size()));
-    out.output_size = output ? int(output->ids.size()) : c.vocab_size;
-    return out;
+    return finish(to_translation(loaded_->tokenizer, c, p, h, options.return_attention),
+                  *loaded_, options, output.get());
 }
 
 HeadExplanation Translator::explain_head(const std::vector<int>& source,
