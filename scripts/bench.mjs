@@ -92,7 +92,7 @@ function others() {
   ) {
     console.log(
       '  onnxruntime-web: not installed (npm install --prefix bench/ort; ' +
-        '/usr/bin/python3 bench/ort/export_onnx.py)',
+        '/usr/bin/python3 -m bench.ort.export_onnx)',
     );
   } else {
     try {
@@ -138,7 +138,7 @@ function bergamot() {
   ) {
     console.log(
       '  Bergamot: not installed (npm install --prefix bench/bergamot; ' +
-        '/usr/bin/python3 bench/bergamot/export_marian.py)',
+        '/usr/bin/python3 -m bench.bergamot.export_marian)',
     );
     return;
   }

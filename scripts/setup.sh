@@ -17,7 +17,7 @@ case "${1:-}" in
     "") ;;
     --training)
         # why: without libopenblas0-pthread PyTorch trains about ten times slower
-        # why: libjemalloc2 — models/train.py runs under it, keeping freed pages (5x faster
+        # why: libjemalloc2 — models/pipeline/train.py runs under it, keeping freed pages (5x faster
         # steps than glibc's allocator, which returns every large tensor to the kernel)
         DEBS+=(python3-torch python3-sentencepiece python3-numpy libopenblas0-pthread
                libjemalloc2) ;;

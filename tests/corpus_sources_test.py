@@ -1,17 +1,16 @@
-#!/usr/bin/env python3
 """Tests of the corpus sources that need no download: the noun templates' agreement (German
 article, case and gender; French elision, gender and number; English a/an), the Ding line
 parser, the Fluent and Qt catalog readers, and the synthetic copy pairs (deterministic, the
-token copied on both sides)."""
+token copied on both sides). Run from the repository root: python3 -m tests.corpus_sources_test
+(stdlib only)."""
 import os
 import random
 import struct
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
-from sources import copy_pairs, ding, games, templates, ui  # noqa: E402
-from sources.templates import Noun  # noqa: E402
+from models.corpus.sources import copy_pairs, ding, games, templates, ui
+from models.corpus.sources.templates import Noun
 
 FAILED = []
 

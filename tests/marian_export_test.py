@@ -7,8 +7,8 @@ post-norm path; src/graph/node_initializers.cpp, sinusoids; src/models/decoder.h
 run on the written model.bin as Marian's loader reads it (src/common/binary.cpp). Bergamot itself
 is run on the real model by bench/bergamot/bench.mjs, which prints how many translations agree.
 
-Run: /usr/bin/python3 tests/marian_export_test.py (numpy; HEED_CLI = the native CLI, default
-build/heed).
+Run from the repository root: /usr/bin/python3 -m tests.marian_export_test (numpy; HEED_CLI =
+the native CLI, default build/heed).
 """
 import json
 import math
@@ -21,13 +21,13 @@ import unittest
 
 import numpy as np
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-sys.path.insert(0, os.path.join(ROOT, "models"))
-import marian_compat  # noqa: E402
-from heed_file import HeedFile  # noqa: E402
+from models import ROOT
+from models.heed_file import HeedFile
+from models.pipeline import marian_compat
 
 CLI = os.environ.get("HEED_CLI", os.path.join(ROOT, "build", "heed"))
 TINY = os.path.join(ROOT, "models", "tiny", "tiny.heed")
+EXPORT = [sys.executable, "-m", "bench.bergamot.export_marian"]  # run from ROOT
 TEXTS = ["hello world", "The package provides a library.", "Fonts for the screen, and more!"]
 
 
@@ -175,9 +175,8 @@ class MarianExport(unittest.TestCase):
         cls.model = os.path.join(cls.tmp.name, "tiny-marian.heed")
         cls.cfg = marian_compatible_tiny(cls.model)
         cls.out = os.path.join(cls.tmp.name, "marian")
-        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "bergamot", "export_marian.py"),
-                        "--model", cls.model, "--out", cls.out], check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(EXPORT + ["--model", cls.model, "--out", cls.out], check=True,
+                       stdout=subprocess.DEVNULL, cwd=ROOT)
 
     @classmethod
     def tearDownClass(cls):
@@ -227,10 +226,9 @@ class MarianExport(unittest.TestCase):
             self.assertEqual(f.read(), t["tokenizer.model"][1].tobytes())
 
     def test_models_marian_cannot_compute_are_refused_with_the_reasons(self):
-        r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "bergamot",
-                                                         "export_marian.py"),
-                            "--model", TINY, "--out", os.path.join(self.tmp.name, "refused")],
-                           capture_output=True, text=True)
+        r = subprocess.run(EXPORT + ["--model", TINY, "--out",
+                                     os.path.join(self.tmp.name, "refused")],
+                           capture_output=True, text=True, cwd=ROOT)
         self.assertNotEqual(r.returncode, 0)
         for reason in ("pre-norm", "layer_norm_eps", "sinusoidal positions", "decoder_start_id"):
             self.assertIn(reason, r.stderr)
@@ -239,10 +237,8 @@ class MarianExport(unittest.TestCase):
     def refused(self, model, *reasons):
         """Exports `model`: refused with each of `reasons` in the message, nothing written."""
         out = os.path.join(self.tmp.name, "refused-out")
-        r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "bergamot",
-                                                         "export_marian.py"),
-                            "--model", model, "--out", out], capture_output=True, text=True,
-                           env=dict(os.environ, HEED_CLI=CLI))
+        r = subprocess.run(EXPORT + ["--model", model, "--out", out], capture_output=True,
+                           text=True, env=dict(os.environ, HEED_CLI=CLI), cwd=ROOT)
         self.assertNotEqual(r.returncode, 0, r.stdout)
         for reason in reasons:
             self.assertIn(reason, r.stderr)

@@ -1,11 +1,8 @@
-"""BLEU and chrF of models/metrics.py against published sacreBLEU results and hand computations.
-Run: python3 tests/metrics_test.py (stdlib only)."""
-import os
-import sys
+"""BLEU and chrF of models/pipeline/metrics.py against published sacreBLEU results and hand
+computations. Run from the repository root: python3 -m tests.metrics_test (stdlib only)."""
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
-from metrics import corpus_bleu, corpus_chrf, tokenize_13a  # noqa: E402
+from models.pipeline.metrics import corpus_bleu, corpus_chrf, tokenize_13a
 
 
 class Bleu(unittest.TestCase):

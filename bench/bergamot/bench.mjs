@@ -5,16 +5,16 @@
 // export does not belong to the model.
 //
 //   npm install --prefix bench/bergamot                         # once: the pinned package
-//   /usr/bin/python3 bench/bergamot/export_marian.py            # once per model: marian/
+//   /usr/bin/python3 -m bench.bergamot.export_marian            # once per model: marian/
 //   node bench/bergamot/bench.mjs [--rounds N] [--agreement N] [--node-only | --browser-only] [--json]
 //
 // The model is models/en-fr-marian.heed: Marian cannot compute the shipped pre-norm models
-// exactly (models/marian_compat.py says why), so this one was trained here to be computable by
+// exactly (models/pipeline/marian_compat.py says why), so this one was trained here to be computable by
 // both (train.py --marian); export_marian.py converts it exactly. What is measured, and how, is
 // in compare.mjs: agreement (greedy and beam 4, f32 and int8), words/s one sentence per call,
 // load -> first translation, WASM memory. Both engines are single-threaded WASM with SIMD.
 // --agreement N: the first N sentences of the DDTP en-fr test split when the corpus is built
-// (models/build_corpus.py), otherwise the timed sentences.
+// (models/corpus/build_corpus.py), otherwise the timed sentences.
 
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -48,7 +48,7 @@ async function files() {
   if (!existsSync(path.join(PKG, 'bergamot-translator-worker.wasm')))
     fail('Bergamot is not installed: npm install --prefix bench/bergamot');
   if (!existsSync(path.join(MARIAN, 'manifest.json')))
-    fail('no Marian export: /usr/bin/python3 bench/bergamot/export_marian.py');
+    fail('no Marian export: /usr/bin/python3 -m bench.bergamot.export_marian');
   const manifest = JSON.parse(await readFile(path.join(MARIAN, 'manifest.json'), 'utf8'));
   const heed = await readFile(path.join(ROOT, manifest.model));
   if (createHash('sha256').update(heed).digest('hex') !== manifest.sha256)

@@ -1,8 +1,8 @@
 """Converts a Heed model to Marian's binary format, for the Bergamot comparison (bench/bergamot/).
 
-Run with any Python 3 that has numpy (here /usr/bin/python3):
+Run from the repository root with any Python 3 that has numpy (here /usr/bin/python3):
 
-    /usr/bin/python3 bench/bergamot/export_marian.py [--model models/en-fr-marian.heed] [--out bench/bergamot/marian]
+    /usr/bin/python3 -m bench.bergamot.export_marian [--model models/en-fr-marian.heed] [--out bench/bergamot/marian]
 
 What it writes (into --out, not committed):
   model.bin        Marian's binary format (marian-dev src/common/binary.cpp: version 1, item
@@ -20,11 +20,11 @@ the header, the config within the engine's limits, every weight finite, the toke
 whatever it refuses is refused here with its message; every value written into
 "special:model.yml" must then be a plain integer. Nothing is written before all checks pass.
 
-Only a model Marian can compute exactly is converted (models/marian_compat.py says why the
-shipped pre-norm models are not: Marian's pre-norm self-attention, its sinusoids, its zero start,
-its LayerNorm epsilon); `models/train.py --marian` trains such a model, `models/en-fr-marian.heed`
-is one. Anything else is refused with the reasons. The conversion is then exact, up to float
-rounding:
+Only a model Marian can compute exactly is converted (models/pipeline/marian_compat.py says why
+the shipped pre-norm models are not: Marian's pre-norm self-attention, its sinusoids, its zero
+start, its LayerNorm epsilon); `models.pipeline.train --marian` trains such a model,
+`models/en-fr-marian.heed` is one. Anything else is refused with the reasons. The conversion is
+then exact, up to float rounding:
 - Marian lays its sinusoids out as [sin of every frequency | cos of every frequency]; the model
   holds the same table interleaved. The residual stream is permuted accordingly (Marian's
   dimension j is Heed's 2j for j < D/2 and 2(j - D/2) + 1 after): the embedding's columns, the
@@ -43,14 +43,13 @@ import json
 import os
 import struct
 import subprocess
-import sys
 
 import numpy as np
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "models"))
-import marian_compat  # noqa: E402
-from heed_file import HeedFile  # noqa: E402
+from models import ROOT
+from models.heed_file import HeedFile
+from models.pipeline import marian_compat
+
 BINARY_FILE_VERSION = 1
 TYPE_INT8 = 0x0100 + 1  # marian-dev src/common/types.h, Type::int8 (signed_type + 1)
 TYPE_FLOAT32 = 0x0400 + 4  # Type::float32 (float_type + 4)

@@ -4,7 +4,7 @@
 // ONNX graphs do not match the model (wrong numerics, or a model file changed since export).
 //
 //   npm install --prefix bench/ort                      # once: onnxruntime-web, pinned
-//   /usr/bin/python3 bench/ort/export_onnx.py           # once per model: writes bench/ort/onnx/
+//   /usr/bin/python3 -m bench.ort.export_onnx           # once per model: writes bench/ort/onnx/
 //   node bench/ort/bench.mjs [--onnx DIR] [--rounds N] [--skip-gemm] [--json]
 //   (--json: the greedy figures also as one last line "JSON {...}", read by npm run bench)
 //
@@ -298,14 +298,14 @@ async function main() {
   if (!existsSync(manifestPath)) {
     throw new Error(
       `${path.relative(ROOT, manifestPath)} is missing: run ` +
-        '/usr/bin/python3 bench/ort/export_onnx.py first',
+        '/usr/bin/python3 -m bench.ort.export_onnx first',
     );
   }
   const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
   if (!manifest.graphs_int8) {
     throw new Error(
       `${path.relative(ROOT, manifestPath)} has no int8 graphs (an older export): run ` +
-        '/usr/bin/python3 bench/ort/export_onnx.py again',
+        '/usr/bin/python3 -m bench.ort.export_onnx again',
     );
   }
   const modelPath = path.join(ROOT, manifest.model);
@@ -314,7 +314,7 @@ async function main() {
   if (sha !== manifest.sha256) {
     throw new Error(
       `${manifest.model} changed since the ONNX export (sha256 ${sha.slice(0, 12)} ` +
-        `!= ${manifest.sha256.slice(0, 12)}): run /usr/bin/python3 bench/ort/export_onnx.py again`,
+        `!= ${manifest.sha256.slice(0, 12)}): run /usr/bin/python3 -m bench.ort.export_onnx again`,
     );
   }
   const cfg = manifest.config;

@@ -1,8 +1,8 @@
 """Exports a Heed model file to ONNX graphs for the onnxruntime-web comparison (bench/ort/).
 
-Run with the Python that has PyTorch (here /usr/bin/python3, torch 1.13):
+Run from the repository root with the Python that has PyTorch (here /usr/bin/python3, torch 1.13):
 
-    /usr/bin/python3 bench/ort/export_onnx.py [--model models/en-fr.heed] [--out bench/ort/onnx]
+    /usr/bin/python3 -m bench.ort.export_onnx [--model models/en-fr.heed] [--out bench/ort/onnx]
 
 What it writes (into --out, not committed):
   encoder.onnx        src ids [1,S] int64 -> memory [1,S,D]             (nn.Transformer's encoder)
@@ -33,11 +33,11 @@ What it writes (into --out, not committed):
                       the operators' math in torch), the spread one rounding tie causes there,
                       and each int8 product alone on fixed inputs (ORT must match it exactly)
 
-The float32 graphs use models/heed_torch.py's read_heed (I8 weights dequantised to f32, exactly
-what Heed's f32 compute uses); the int8 graphs read the I8 tensors and their .scale as stored
-(models/heed_file.py), so ORT int8 and Heed int8 hold identical weights. torch.onnx.export here
-needs no `onnx` Python package: the exporter serialises the graph itself (onnx is only needed
-for its optional checker).
+The float32 graphs use models/pipeline/heed_torch.py's read_heed (I8 weights dequantised to f32,
+exactly what Heed's f32 compute uses); the int8 graphs read the I8 tensors and their .scale as
+stored (models/heed_file.py), so ORT int8 and Heed int8 hold identical weights.
+torch.onnx.export here needs no `onnx` Python package: the exporter serialises the graph itself
+(onnx is only needed for its optional checker).
 """
 import argparse
 import hashlib
@@ -52,10 +52,9 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "models"))
-from heed_file import HeedFile  # noqa: E402
-from heed_torch import quantise_rows, read_heed  # noqa: E402
+from models import ROOT
+from models.heed_file import HeedFile
+from models.pipeline.heed_torch import quantise_rows, read_heed
 
 
 class Encoder(nn.Module):

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Builds the parallel corpus from human translations that Debian ships.
 
-What it is: download the packages each source in models/sources/ names (apt-get download, unpacked
-with dpkg -x, nothing installed), let each source align its English/German and English/French
+What it is: download the packages each source in models/corpus/sources/ names (apt-get download,
+unpacked with dpkg -x, nothing installed), let each source align its English/German and English/French
 pairs, then clean, filter, de-duplicate across sources and split train/dev/test by a hash of the
 English side, so a sentence lands in the same split whatever source it came from. Prints, per
 source and language, how many pairs were kept and how many dropped, and why; then one checksum
@@ -12,7 +11,8 @@ What it is not: a general aligner; pairs whose structure differs are dropped, no
 Reserved for evaluation, never downloaded here: developers-reference, maint-guide,
 debian-handbook, tuxpaint-stamps-default.
 
-Usage: /usr/bin/python3 models/build_corpus.py [--out models/data] [--langs de,fr] [--no-fetch]
+Usage: /usr/bin/python3 -m models.corpus.build_corpus [--out models/data] [--langs de,fr]
+                                                     [--no-fetch]
 Writes OUT/<source>/en-<lang>.<split>.<en|lang>, OUT/copy/en-<lang>.train.* (synthetic copy pairs
 made from the train split only, sources/copy_pairs.py), OUT/all/en-<lang>.train.* (every source's
 train split, everyday sources repeated REPEAT times, and the copy pairs: the training data),
@@ -29,12 +29,12 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sources import (cldr, ddtp, debian_reference, ding, freedict, games,  # noqa: E402
-                     gettext_catalogs, gnome_help, libreoffice_help, manpages, ui,
-                     wesnoth)
-from sources import copy_pairs, licences  # noqa: E402
-from sources.common import clean  # noqa: E402
+from models import MODELS
+from models.corpus.sources import (cldr, ddtp, debian_reference, ding, freedict, games,
+                                   gettext_catalogs, gnome_help, libreoffice_help, manpages, ui,
+                                   wesnoth)
+from models.corpus.sources import copy_pairs, licences
+from models.corpus.sources.common import clean
 
 # Order matters: a pair whose English side an earlier source already gave is a duplicate.
 SOURCES = [("ddtp", ddtp), ("libreoffice_help", libreoffice_help), ("gnome_help", gnome_help),
@@ -52,8 +52,8 @@ REPEAT = {"de": {"ding_examples": 2, "ding_nouns": 1, "cldr": 3},
 COPY_SHARE = 0.04  # synthetic copy pairs, as a share of the train split (sources/copy_pairs.py)
 RESERVED = {"developers-reference", "maint-guide", "debian-handbook", "tuxpaint-stamps-default"}
 MAX_WORDS = 60  # why: long pairs cost quadratic attention and rarely align cleanly
-CHECKSUMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus.sha256")
-DEFAULT_OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+CHECKSUMS = os.path.join(MODELS, "corpus.sha256")
+DEFAULT_OUT = os.path.join(MODELS, "data")
 
 
 def packages_of(module, langs):

@@ -14,8 +14,9 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "tests", "data", "attention_goldens.json")
+from models import ROOT
+
+OUT = os.path.join(ROOT, "tests", "data", "attention_goldens.json")
 
 # odd sizes on purpose: Lq != Lk != D, and D/H is not a power of two
 LQ, LK, D, H = 5, 7, 12, 3
@@ -311,7 +312,7 @@ def main():
     torch.set_grad_enabled(False)  # references only; nothing is trained here
     torch.manual_seed(20240917)
     doc = {
-        "generator": "models/make_attention_goldens.py",
+        "generator": "models/goldens/make_attention_goldens.py",
         "torch": torch.__version__,
         "note": "references in float64 from float32 inputs; null in scores = -inf (masked)",
         "attention": attention_cases(),

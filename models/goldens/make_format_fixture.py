@@ -3,18 +3,17 @@
 What it is: a tiny untrained model (D=8, H=2, F=16, 1+1 layers, V=16) saved as F16
 (tests/data/tiny_format.heed) and as I8 (tests/data/tiny_format_i8.heed), plus the numbers the
 C++ test checks, printed. What it is not: a model that translates anything.
-Run: /usr/bin/python3 models/make_format_fixture.py   (from the repository root)
+Run: /usr/bin/python3 -m models.goldens.make_format_fixture   (from the repository root)
 """
 import copy
 import os
 
-import numpy as np
 import torch
 
-import heed_torch
+from models import ROOT
+from models.pipeline import heed_torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "tests", "data")
+OUT = os.path.join(ROOT, "tests", "data")
 CONFIG = dict(d_model=8, heads=2, ffn_dim=16, encoder_layers=1, decoder_layers=1, vocab_size=16,
               max_positions=32)
 TOKENIZER = b"heed fixture: stand-in tokenizer bytes \x00\x01\xfe\xff"

@@ -4,7 +4,7 @@
 # changes; the native test tests/shipped_models_test.cpp then guards against regressions.
 # A model with several directions gets cases per direction, each naming its target ("to").
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 /usr/bin/python3 - <<'PY'
 import json, subprocess
 DEBIAN = ["This package contains the development files for the library.",

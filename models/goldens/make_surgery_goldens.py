@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Writes tests/data/surgery_goldens.json: PyTorch's greedy ids for the tiny models under each
 attention surgery the engine offers, done PyTorch's own way, as the engine's reference.
 
@@ -9,19 +8,17 @@ attention surgery the engine offers, done PyTorch's own way, as the engine's ref
 - zero ablation of a head: the out-projection's input columns of that head zeroed.
 
 What it is not: the engine's code path; none of this shares code with src/.
-Usage: /usr/bin/python3 models/make_surgery_goldens.py
+Usage: /usr/bin/python3 -m models.goldens.make_surgery_goldens
 """
 import copy
 import json
 import os
-import sys
 
 import sentencepiece as spm
 import torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from heed_torch import greedy, read_heed  # noqa: E402
+from models import MODELS, ROOT
+from models.pipeline.heed_torch import greedy, read_heed
 
 SENTENCES = ["A simple text editor", "This package contains the development files."]
 MAX_LEN = 20
@@ -87,7 +84,7 @@ def ablated(model, attn_path, head):
 def main():
     out = {"max_length": MAX_LEN, "models": {}}
     for name in ("tiny", "tiny-post"):
-        model, tokenizer, _ = read_heed(os.path.join(HERE, "tiny", name + ".heed"))
+        model, tokenizer, _ = read_heed(os.path.join(MODELS, "tiny", name + ".heed"))
         sp = spm.SentencePieceProcessor(model_proto=tokenizer)
         variants = {
             "none": model,
@@ -107,7 +104,7 @@ def main():
                     case[key] = greedy(m, [src], [MAX_LEN])[0][0]
             cases.append(case)
         out["models"][name] = cases
-    with open(os.path.join(HERE, "..", "tests", "data", "surgery_goldens.json"), "w") as f:
+    with open(os.path.join(ROOT, "tests", "data", "surgery_goldens.json"), "w") as f:
         json.dump(out, f, indent=1)
     print(json.dumps(out)[:600])
 

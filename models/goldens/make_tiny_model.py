@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Builds the tiny random test models and their PyTorch goldens (the end-to-end oracle).
 
 What it is: two small random nn.Transformer models (pre-norm/relu and post-norm/gelu with a
@@ -9,24 +8,21 @@ and beam-search ids/scores (same algorithm as src/decoding/beam_search.cpp, run 
 full-recompute forward pass).
 What it is not: a trained model; the outputs are gibberish by design.
 
-Needs the corpus (models/build_corpus.py) for the SentencePiece model.
-Usage: /usr/bin/python3 models/make_tiny_model.py
+Needs the corpus (models/corpus/build_corpus.py) for the SentencePiece model.
+Usage: /usr/bin/python3 -m models.goldens.make_tiny_model
 """
 import io
 import json
-import math
 import os
-import sys
 
 import sentencepiece as spm
 import torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from heed_torch import Seq2Seq, greedy, write_heed  # noqa: E402
+from models import MODELS, ROOT
+from models.pipeline.heed_torch import Seq2Seq, greedy, write_heed
 
-OUT = os.path.join(HERE, "tiny")
-GOLDENS = os.path.join(HERE, "..", "tests", "data")
+OUT = os.path.join(MODELS, "tiny")
+GOLDENS = os.path.join(ROOT, "tests", "data")
 
 SENTENCES = [
     "This package contains the development files.",
@@ -52,7 +48,7 @@ def train_spm():
         return path
     lines = []
     for side in ("en", "fr"):
-        with open(os.path.join(HERE, "data", "en-fr.train." + side)) as f:
+        with open(os.path.join(MODELS, "data", "en-fr.train." + side)) as f:
             lines += [next(f).strip() for _ in range(3000)]
     model = io.BytesIO()
     spm.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=model,
@@ -68,7 +64,7 @@ def quick_train(model, sp, steps=300):
     repeats one token forever, which would make weak goldens)."""
     src, tgt = [], []
     for side, out in (("en", src), ("fr", tgt)):
-        with open(os.path.join(HERE, "data", "en-fr.train." + side)) as f:
+        with open(os.path.join(MODELS, "data", "en-fr.train." + side)) as f:
             out += [next(f).strip() for _ in range(2000)]
     c = model.cfg
     pairs = [(sp.encode(a)[:20] + [c["eos_id"]], sp.encode(b)[:20]) for a, b in zip(src, tgt)]

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Builds tests/data/tokenizer_corpus.txt, the text the tokenizer oracle test runs on.
 
 What it is: a deterministic mix of held-out test sentences (en-fr.test.en, en-fr.test.fr,
@@ -8,13 +7,15 @@ punctuation runs), perturbed copies of real sentences and seeded random Unicode.
 per line, written as raw bytes (some lines are deliberately not valid UTF-8).
 What it is not: a golden file. Expected ids come from the sentencepiece library at test time.
 
-Usage: /usr/bin/python3 models/make_tokenizer_corpus.py [--data models/data]
+Usage: /usr/bin/python3 -m models.goldens.make_tokenizer_corpus [--data models/data]
                                                         [--out tests/data/tokenizer_corpus.txt]
 """
 import argparse
 import os
 import random
 import sys
+
+from models import MODELS, ROOT
 
 SEED = 20240601
 PER_FILE = 1000  # sentences drawn from each test file
@@ -132,11 +133,9 @@ def random_unicode(rng):
 
 
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default=os.path.join(here, "data"))
-    ap.add_argument("--out", default=os.path.join(here, "..", "tests", "data",
-                                                  "tokenizer_corpus.txt"))
+    ap.add_argument("--data", default=os.path.join(MODELS, "data"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "tests", "data", "tokenizer_corpus.txt"))
     args = ap.parse_args()
 
     rng = random.Random(SEED)
@@ -145,7 +144,7 @@ def main():
     for name in SOURCES:
         path = os.path.join(args.data, name)
         if not os.path.exists(path):
-            sys.exit(f"missing {path}: run models/build_corpus.py first")
+            sys.exit(f"missing {path}: run models/corpus/build_corpus.py first")
         with open(path, encoding="utf-8", newline="\n") as f:
             src = [l.rstrip("\n") for l in f]
         picked = sorted(rng.sample(range(len(src)), min(PER_FILE, len(src))))

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Times train.py's own optimiser step (train_step) on synthetic batches: float32 or bfloat16
 autocast, with or without dropout, for the multilingual model's shape.
 
@@ -6,18 +5,17 @@ What it is: the measurement behind train.py's --bf16 and --dropout defaults in R
 Run it on a quiet machine (no training or build); it prints the load average with the figures.
 What it is not: a test (no timed assertion anywhere).
 
-Usage: /usr/bin/python3 models/bench_train_step.py [--steps 6] [--threads 2] [--tokens 4096]
+Usage: /usr/bin/python3 -m models.pipeline.bench_train_step [--steps 6] [--threads 2]
+           [--tokens 4096]
 """
 import argparse
 import os
-import sys
 import time
 
 import torch
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from heed_torch import Seq2Seq  # noqa: E402
-from train import train_step  # noqa: E402
+from models.pipeline.heed_torch import Seq2Seq
+from models.pipeline.train import train_step
 
 SHAPE = {"d_model": 256, "heads": 4, "ffn_dim": 1024, "encoder_layers": 6, "decoder_layers": 3,
          "vocab_size": 16000}

@@ -1,14 +1,13 @@
-#!/usr/bin/python3
 """Compares one model's translations under the engine's compute settings on a held-out split:
 f32 (int8 weights widened at load), int8 (the default) and int8 with the output shortlist,
-greedy and beam 4. Prints chrF and BLEU (models/metrics.py) of each and how many sentences each
-setting translates differently from f32.
+greedy and beam 4. Prints chrF and BLEU (models/pipeline/metrics.py) of each and how many
+sentences each setting translates differently from f32.
 
 What it is: the quality check of issue 12 (int8 within 0.3 chrF of f32; how often the shortlist
 changes the output), run with the C++ CLI (build/heed).
 What it is not: a speed benchmark (npm run bench, bench/) nor training.
 
-Usage: /usr/bin/python3 models/compare_compute.py --model models/en-fr.heed --pair en-fr \
+Usage: /usr/bin/python3 -m models.pipeline.compare_compute --model models/en-fr.heed --pair en-fr \
            [--source ddtp] [--split test] [--limit N] [--beams 1 4]
 """
 import argparse
@@ -16,9 +15,8 @@ import os
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from metrics import corpus_bleu, corpus_chrf  # noqa: E402
+from models import MODELS, ROOT
+from models.pipeline.metrics import corpus_bleu, corpus_chrf
 
 SETTINGS = [("f32", ["--compute", "f32"]), ("int8", []), ("int8 + shortlist", ["--shortlist"])]
 
@@ -39,8 +37,8 @@ def main():
     ap.add_argument("--split", default="test")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--beams", type=int, nargs="+", default=[1, 4])
-    ap.add_argument("--data", default=os.path.join(HERE, "data"))
-    ap.add_argument("--heed", default=os.path.join(HERE, "..", "build", "heed"))
+    ap.add_argument("--data", default=os.path.join(MODELS, "data"))
+    ap.add_argument("--heed", default=os.path.join(ROOT, "build", "heed"))
     a = ap.parse_args()
     src_lang, tgt_lang = a.pair.split("-")
     en = "en-" + (tgt_lang if src_lang == "en" else src_lang)

@@ -1,17 +1,16 @@
-#!/usr/bin/python3
 """Evaluates a Heed model on a held-out split with the C++ engine (build/heed), and checks that
 PyTorch, given the same stored weights, produces the same translations.
 
-What it is: BLEU (13a, corpus) and chrF (char 6-grams, beta 2) from models/metrics.py, the
+What it is: BLEU (13a, corpus) and chrF (char 6-grams, beta 2) from models/pipeline/metrics.py, the
 copy-the-source baseline, words/s of the CLI, and the PyTorch/C++ agreement rate, written to a
 JSON report the model card quotes.
 What it is not: training; PyTorch is only needed for --pytorch (the agreement check).
 
 Usage:
-  /usr/bin/python3 models/evaluate.py --model models/en-fr.heed --pair en-fr \
+  /usr/bin/python3 -m models.pipeline.evaluate --model models/en-fr.heed --pair en-fr \
       [--source ddtp] [--split test] [--to LANG] [--pytorch N] [--beams 1 4] [--limit N] \
       --report models/cards/en-fr.eval.json
-  /usr/bin/python3 models/evaluate.py --model models/multi.heed --matrix --limit 300 \
+  /usr/bin/python3 -m models.pipeline.evaluate --model models/multi.heed --matrix --limit 300 \
       --report models/cards/multi.eval.json
 """
 import argparse
@@ -21,9 +20,8 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from metrics import corpus_bleu, corpus_chrf  # noqa: E402
+from models import MODELS, ROOT
+from models.pipeline.metrics import corpus_bleu, corpus_chrf
 
 
 def read(path, limit=0):
@@ -54,7 +52,7 @@ def pytorch_greedy(model_path, sources, to=None, batch=64):
     """Greedy decoding in PyTorch (nn.Transformer) with the weights exactly as stored in the
     model file; returns (ids, top-2 logit margin per step) per sentence."""
     import sentencepiece as spm
-    from heed_torch import greedy, read_heed
+    from models.pipeline.heed_torch import greedy, read_heed
 
     model, tokenizer, meta = read_heed(model_path)
     sp = spm.SentencePieceProcessor(model_proto=tokenizer)
@@ -174,8 +172,8 @@ def main():
                     help="corpus source folder under --data (everyday: the held-out check)")
     ap.add_argument("--split", default="test")
     ap.add_argument("--to", help="target language, for a model with several directions")
-    ap.add_argument("--data", default=os.path.join(HERE, "data"))
-    ap.add_argument("--heed", default=os.path.join(HERE, "..", "build", "heed"))
+    ap.add_argument("--data", default=os.path.join(MODELS, "data"))
+    ap.add_argument("--heed", default=os.path.join(ROOT, "build", "heed"))
     ap.add_argument("--pytorch", type=int, default=0, metavar="N",
                     help="also decode N sentences (spread over the split) with PyTorch, greedy, "
                          "and report the agreement with the C++ engine's greedy output")

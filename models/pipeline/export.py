@@ -1,27 +1,24 @@
-#!/usr/bin/python3
 """Exports a training checkpoint to a Heed model file (models/README.md).
 
 What it is: checkpoint.pt + spm.model -> MODEL.heed (I8 by default: per-row int8 weights, so a
 6 M-parameter model ships in ~7 MB), with languages and training facts in the metadata.
 What it is not: training or evaluation (see train.py, evaluate.py).
 
-Usage: /usr/bin/python3 models/export.py --run models/runs/en-fr --out models/en-fr.heed
-       /usr/bin/python3 models/export.py --run models/runs/en-fr-marian --marian \
+Usage: /usr/bin/python3 -m models.pipeline.export --run models/runs/en-fr --out models/en-fr.heed
+       /usr/bin/python3 -m models.pipeline.export --run models/runs/en-fr-marian --marian \
            --out models/en-fr-marian.heed
-       /usr/bin/python3 models/export.py --weights models/checkpoints/multi.f16.heed \
+       /usr/bin/python3 -m models.pipeline.export --weights models/checkpoints/multi.f16.heed \
            --out models/multi.heed
 """
 import argparse
 import json
 import os
 import re
-import sys
 
 import torch
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from heed_torch import Seq2Seq, read_heed, write_heed  # noqa: E402
-import marian_compat  # noqa: E402
+from models.pipeline import marian_compat
+from models.pipeline.heed_torch import Seq2Seq, read_heed, write_heed
 
 
 def load_checkpoint(run):
@@ -50,14 +47,14 @@ def main():
     ap.add_argument("--dtype", default="I8", choices=["F32", "F16", "I8"])
     ap.add_argument("--marian", action="store_true",
                     help="a run of train.py --marian: store Marian's position table as the "
-                         "learned positions it was trained with (models/marian_compat.py)")
+                         "learned positions it was trained with (models/pipeline/marian_compat.py)")
     args = ap.parse_args()
     if args.weights:
         model, spm_bytes, languages, training = from_weights(args.weights)
         meta = {"heed.languages": languages,
                 "heed.name": args.name or ", ".join(languages.get("directions", [])),
                 "heed.training": dict(training, data="Debian-shipped human translations "
-                                      "(models/build_corpus.py)")}
+                                      "(models/corpus/build_corpus.py)")}
         step = training.get("steps", 0)
     else:
         model, ckpt = load_checkpoint(args.run)

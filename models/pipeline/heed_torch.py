@@ -12,7 +12,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from heed_file import HeedFile
+from models.heed_file import HeedFile
 
 
 def sinusoidal_positions(n, d):

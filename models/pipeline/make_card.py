@@ -1,12 +1,11 @@
-#!/usr/bin/python3
 """Writes a model card (models/cards/PAIR.md) from the evaluation report, the training log and
 the model file's header.
 
 What it is: bookkeeping, so every figure on a card comes from a file a script produced (the
-licences from models/cards/licences.txt, which models/build_corpus.py writes).
-What it is not: evaluation (models/evaluate.py) or training (models/train.py).
+licences from models/cards/licences.txt, which models/corpus/build_corpus.py writes).
+What it is not: evaluation (models/pipeline/evaluate.py) or training (models/pipeline/train.py).
 
-Usage: /usr/bin/python3 models/make_card.py --pair en-fr
+Usage: /usr/bin/python3 -m models.pipeline.make_card --pair en-fr
 """
 import argparse
 import json
@@ -14,9 +13,9 @@ import os
 import re
 import struct
 
-from sources import licences
+from models import MODELS
+from models.corpus.sources import licences
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 DDTP = "Debian package descriptions (DDTP), this model's only source"
 # the schedules the shipped models were trained with (train.py --stop-step / --cooldown), in
 # order; each later entry is a warm restart: the rate jumps back to the inverse-square-root value
@@ -75,13 +74,13 @@ def main():
     ap.add_argument("--pair", required=True)
     args = ap.parse_args()
     src, tgt = args.pair.split("-")
-    model_path = os.path.join(HERE, args.pair + ".heed")
+    model_path = os.path.join(MODELS, args.pair + ".heed")
     h = header(model_path)
     meta = h["__metadata__"]
     cfg = json.loads(meta["heed.config"])
-    report = json.load(open(os.path.join(HERE, "cards", args.pair + ".eval.json")))
-    train = training_facts(os.path.join(HERE, "cards", args.pair + ".train.log"))
-    data = os.path.join(HERE, "data")
+    report = json.load(open(os.path.join(MODELS, "cards", args.pair + ".eval.json")))
+    train = training_facts(os.path.join(MODELS, "cards", args.pair + ".train.log"))
+    data = os.path.join(MODELS, "data")
     counts = {part: count_lines(os.path.join(data, "ddtp", "%s.%s.%s" % (args.pair, part, src)))
               for part in ("train", "dev", "test")}
     d, f, v = cfg["d_model"], cfg["ffn_dim"], cfg["vocab_size"]
@@ -94,7 +93,8 @@ def main():
     out.append("## Data\n")
     out.append("- Debian package descriptions and their human translations (DDTP, Debian 12 "
                "`Translation-en` / `Translation-%s` indexes), joined on `Description-md5`, "
-               "aligned by paragraph and sentence structure (`models/build_corpus.py`)." % tgt)
+               "aligned by paragraph and sentence structure "
+               "(`models/corpus/build_corpus.py`)." % tgt)
     out.append("- Pairs: train %s, dev %s, test %s (split by a hash of the English side; the "
                "test split is never trained on)." % (counts["train"], counts["dev"],
                                                       counts["test"]))
@@ -109,7 +109,8 @@ def main():
     out.append("| file | %.2f MB (int8 per-row weights, f32 norms and biases, tokenizer "
                "included) |\n" % (os.path.getsize(model_path) / 1e6))
     out.append("## Training\n")
-    out.append("- Recipe: `models/train.py` (label smoothing 0.1, Adam β=(0.9, 0.98), peak lr "
+    out.append("- Recipe: `models/pipeline/train.py` (label smoothing 0.1, Adam β=(0.9, 0.98), "
+               "peak lr "
                "2e-3 with 200 warm-up steps then inverse square root, %s, ~4k-token batches, pairs "
                "under 64 pieces, dropout 0.1), one thread per model." % "; then ".join(
                    "decayed linearly to zero over the %d steps up to step %d" % (c, s)
@@ -133,19 +134,20 @@ def main():
     out.append("From a clean clone, after `bash scripts/setup.sh --training` (which installs "
                "PyTorch and builds `build/heed`):\n")
     out.append("```sh")
-    out.append("/usr/bin/python3 models/build_corpus.py          # compares with models/corpus.sha256")
+    out.append("/usr/bin/python3 -m models.corpus.build_corpus   "
+               "# compares with models/corpus.sha256")
     for stop, cooldown in SCHEDULES[args.pair]:
-        out.append("nice /usr/bin/python3 models/train.py --pair %s --run models/runs/%s \\" %
-                   (args.pair, args.pair))
+        out.append("nice /usr/bin/python3 -m models.pipeline.train --pair %s "
+                   "--run models/runs/%s \\" % (args.pair, args.pair))
         out.append("    --minutes 600 --stop-step %d --cooldown %d     # re-run to resume"
                    % (stop, cooldown))
-    out.append("/usr/bin/python3 models/export.py --run models/runs/%s --out models/%s.heed"
-               % (args.pair, args.pair))
-    out.append("/usr/bin/python3 models/evaluate.py --model models/%s.heed --pair %s \\"
+    out.append("/usr/bin/python3 -m models.pipeline.export --run models/runs/%s "
+               "--out models/%s.heed" % (args.pair, args.pair))
+    out.append("/usr/bin/python3 -m models.pipeline.evaluate --model models/%s.heed --pair %s \\"
                % (args.pair, args.pair))
     out.append("    --pytorch %d --report models/cards/%s.eval.json"
                % (report.get("pytorch_checked", 0), args.pair))
-    out.append("/usr/bin/python3 models/make_card.py --pair %s" % args.pair)
+    out.append("/usr/bin/python3 -m models.pipeline.make_card --pair %s" % args.pair)
     out.append("```\n")
     out.append("Training stops at a time limit (`--minutes`) and resumes from "
                "`models/runs/%s/checkpoint.pt` (weights, optimizer state, position in the epoch), "
@@ -153,7 +155,7 @@ def main():
                "they rebuilt the optimizer state); dropout noise "
                "is not replayed, so a rerun lands near, not exactly on, these figures.\n"
                % args.pair)
-    out.append("## Evaluation (C++ engine, `models/evaluate.py`)\n")
+    out.append("## Evaluation (C++ engine, `models/pipeline/evaluate.py`)\n")
     out.append("| %s test, %d pairs | BLEU | chrF | words/s (CLI, one thread) |\n"
                "|---|---|---|---|" % (args.pair, report["sentences"]))
     for r in report["results"]:
@@ -178,8 +180,8 @@ def main():
     for s in report["samples"]:
         out.append("| %s |" % " | ".join(s[k].replace("|", "\\|") for k in
                                          ["source", "reference"] + systems))
-    os.makedirs(os.path.join(HERE, "cards"), exist_ok=True)
-    with open(os.path.join(HERE, "cards", args.pair + ".md"), "w") as f:
+    os.makedirs(os.path.join(MODELS, "cards"), exist_ok=True)
+    with open(os.path.join(MODELS, "cards", args.pair + ".md"), "w") as f:
         f.write("\n".join(out) + "\n")
     print("\n".join(out))
 

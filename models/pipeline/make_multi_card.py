@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Writes the card of a multilingual model (models/cards/NAME.md) from its evaluation matrix
 (evaluate.py --matrix), its training log and the model file's header.
 
@@ -6,7 +5,7 @@ What it is: bookkeeping, as make_card.py is for the single-direction models: eve
 card comes from a file a script produced (the licences from models/cards/licences.txt).
 What it is not: evaluation or training.
 
-Usage: /usr/bin/python3 models/make_multi_card.py --name multi
+Usage: /usr/bin/python3 -m models.pipeline.make_multi_card --name multi
        (reads models/NAME.heed, models/cards/NAME.eval.json, models/cards/NAME.train.log;
        runs build/heed on a few sentences a new user might type)
 """
@@ -15,9 +14,10 @@ import json
 import os
 import re
 
-from evaluate import run_engine
-from make_card import HERE, count_lines, header, training_facts
-from sources import licences
+from models import MODELS, ROOT
+from models.corpus.sources import licences
+from models.pipeline.evaluate import run_engine
+from models.pipeline.make_card import count_lines, header, training_facts
 
 SOURCES = {
     "ddtp": "Debian package descriptions (DDTP)",
@@ -78,23 +78,24 @@ def cell(report, beam):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--name", default="multi")
-    ap.add_argument("--heed", default=os.path.join(HERE, "..", "build", "heed"))
+    ap.add_argument("--heed", default=os.path.join(ROOT, "build", "heed"))
     args = ap.parse_args()
-    model_path = os.path.join(HERE, args.name + ".heed")
+    model_path = os.path.join(MODELS, args.name + ".heed")
     meta = header(model_path)["__metadata__"]
     cfg = json.loads(meta["heed.config"])
     directions = json.loads(meta["heed.languages"])["directions"]
-    reports = json.load(open(os.path.join(HERE, "cards", args.name + ".eval.json")))
-    log = os.path.join(HERE, "cards", args.name + ".train.log")
+    reports = json.load(open(os.path.join(MODELS, "cards", args.name + ".eval.json")))
+    log = os.path.join(MODELS, "cards", args.name + ".train.log")
     train = training_facts(log)
     out = ["# Heed %s (`models/%s.heed`)\n" % (", ".join(directions), args.name),
            "One Transformer for every direction, trained on this project's machine from human "
            "translations that Debian ships; the decoder's first token names the target "
            "language (`--to LANG` in the CLI, `{ to }` in the npm API).\n", "## Data\n",
-           "`models/build_corpus.py` (checksums in `models/corpus.sha256`); split by a hash of "
+           "`models/corpus/build_corpus.py` (checksums in `models/corpus.sha256`); split by a "
+           "hash of "
            "the English side, test splits never trained on.\n",
            "| source | en-de train / dev / test | en-fr train / dev / test |", "|---|---|---|"]
-    data = os.path.join(HERE, "data")
+    data = os.path.join(MODELS, "data")
     for source, what in SOURCES.items():
         counts = []
         for pair in ("en-de", "en-fr"):
@@ -118,7 +119,7 @@ def main():
     for direction, points in sorted(dev_curves(log).items()):
         out.append("- Dev chrF, %s (greedy, 20 dev pairs per source): %s." % (
             direction, ", ".join("step %d: %.1f" % p for p in points)))
-    out += ["", "## Evaluation (C++ engine, `models/evaluate.py --matrix`)\n",
+    out += ["", "## Evaluation (C++ engine, `python3 -m models.pipeline.evaluate --matrix`)\n",
             "chrF / BLEU per direction and source; the copy-the-source baseline beside them.\n",
             "| direction | source | pairs | greedy | beam 4 | copy source (chrF) |",
             "|---|---|---|---|---|---|"]
@@ -144,7 +145,7 @@ def main():
             "| direction | source | greedy | beam 4 |", "|---|---|---|---|"]
     for row in typed(model_path, directions, args.heed):
         out.append("| %s |" % " | ".join(x.replace("|", "\\|") for x in row))
-    with open(os.path.join(HERE, "cards", args.name + ".md"), "w") as f:
+    with open(os.path.join(MODELS, "cards", args.name + ".md"), "w") as f:
         f.write("\n".join(out) + "\n")
     print("\n".join(out))
 

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Builds a model's output-vocabulary shortlist from its training corpus and stores it inside the
 model file (models/README.md, "Output shortlist").
 
@@ -13,8 +12,9 @@ the reference translations of the dev split (never the test split).
 What it is not: a word aligner (no fast_align here), nor a change to the weights: every other
 tensor is copied byte for byte.
 
-Usage: /usr/bin/python3 models/make_shortlist.py MODEL.heed --train PREFIX --src en --tgt fr
-           [--dev PREFIX] [--frequent 256] [--per-source 24] [--min-count 2] [--out OUT.heed]
+Usage: /usr/bin/python3 -m models.pipeline.make_shortlist MODEL.heed --train PREFIX --src en
+           --tgt fr [--dev PREFIX] [--frequent 256] [--per-source 24] [--min-count 2]
+           [--out OUT.heed]
 PREFIX is a corpus path without its language suffix, e.g. models/data/ddtp/en-fr.train.
 """
 import argparse

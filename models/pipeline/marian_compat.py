@@ -26,7 +26,7 @@ import struct
 
 import numpy as np
 
-from heed_file import HeedFile
+from models.heed_file import HeedFile
 
 LAYER_NORM_EPS = 1e-6
 

@@ -1,14 +1,14 @@
-#!/usr/bin/python3
 """Trains a Heed translation model (SentencePiece + nn.Transformer) in resumable, timed stages.
 
 What it is: the exact recipe behind the shipped models. Every stage resumes from the last
 checkpoint in --run, trains for --minutes and saves; dev chrF is logged as it goes.
 What it is not: a general trainer (one GPU-less machine, one language pair per run).
 
-Example (the shipped en-fr model):
-  nice -n 10 /usr/bin/python3 models/train.py --pair en-fr --run models/runs/en-fr --minutes 120
+Example (the shipped en-fr model), from the repository root:
+  nice -n 10 /usr/bin/python3 -m models.pipeline.train --pair en-fr --run models/runs/en-fr \
+      --minutes 120
 Continue from the committed weights-only checkpoint in a fresh clone:
-  /usr/bin/python3 models/train.py --pair en-fr --run models/runs/en-fr \
+  /usr/bin/python3 -m models.pipeline.train --pair en-fr --run models/runs/en-fr \
       --init models/checkpoints/en-fr.f16.heed --minutes 120
 """
 import argparse
@@ -25,10 +25,9 @@ import sentencepiece as spm
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from heed_torch import Seq2Seq, greedy, read_heed, write_heed  # noqa: E402
-import marian_compat  # noqa: E402
-from metrics import corpus_bleu, corpus_chrf  # noqa: E402
+from models.pipeline import marian_compat
+from models.pipeline.heed_torch import Seq2Seq, greedy, read_heed, write_heed
+from models.pipeline.metrics import corpus_bleu, corpus_chrf
 
 
 def log(run, msg):
@@ -206,7 +205,7 @@ JEMALLOC = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"
 
 
 def use_jemalloc():
-    """Runs this script again under jemalloc, keeping freed pages, when Debian's libjemalloc2 is
+    """Runs this module again under jemalloc, keeping freed pages, when Debian's libjemalloc2 is
     there (scripts/setup.sh --training installs it).
 
     why: each step allocates and frees tensors of hundreds of MB (the logits of 4,096 tokens);
@@ -218,12 +217,14 @@ def use_jemalloc():
     env = dict(os.environ, HEED_TRAIN_ALLOCATOR="jemalloc",
                LD_PRELOAD=" ".join(filter(None, [JEMALLOC, os.environ.get("LD_PRELOAD")])),
                MALLOC_CONF="dirty_decay_ms:-1,muzzy_decay_ms:-1")
-    os.execve(sys.executable, [sys.executable] + sys.argv, env)
+    # why: sys.argv[0] is this file's path, which cannot run as a script (the package's imports
+    # need `-m`); sys.orig_argv is the command as typed, interpreter options and `-m` included
+    os.execve(sys.executable, [sys.executable] + sys.orig_argv[1:], env)
 
 
 def main():
     use_jemalloc()
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(prog="python3 -m models.pipeline.train")
     what = ap.add_mutually_exclusive_group(required=True)
     what.add_argument("--pair", help="one direction on DDTP alone, e.g. en-fr (shipped models)")
     what.add_argument("--directions", help="one multilingual model, e.g. en-de,de-en,en-fr,fr-en "
@@ -259,7 +260,7 @@ def main():
     ap.add_argument("--marian", action="store_true",
                     help="train a model Marian computes exactly (bench/bergamot): post-norm, "
                          "LayerNorm eps 1e-6, Marian's sinusoids, a zero start embedding "
-                         "(models/marian_compat.py); give it again when resuming")
+                         "(models/pipeline/marian_compat.py); give it again when resuming")
     ap.add_argument("--export", help="write a weights-only f16 checkpoint (.heed) here at every "
                                      "save, for committing")
     args = ap.parse_args()

@@ -1,6 +1,6 @@
 // Directions through the package's public exports: info.directions, and options.to starting the
 // decoder with that target's token, with the ids PyTorch's greedy decoder gives for the same
-// weights (tests/data/multi_goldens.json, models/make_multi_fixture.py); in the worker too.
+// weights (tests/data/multi_goldens.json, models/goldens/make_multi_fixture.py); in the worker too.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';

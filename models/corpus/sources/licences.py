@@ -5,10 +5,11 @@ models/cards/licences.txt (committed), which the card generators read (card_sect
 import os
 import re
 
+from models import MODELS
+
 # why: models/data is not committed; the cards are made from this copy, so a clone without the
 # corpus can still make them, and a card's licences can be checked against a file in the repo
-CARD_COPY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cards",
-                         "licences.txt")
+CARD_COPY = os.path.join(MODELS, "cards", "licences.txt")
 INDEX_NOTE = ("no package: apt's Translation-* indexes; each description and its translation is "
               "under the licence of the package it describes")
 
@@ -60,7 +61,8 @@ def licences_of(root, package):
 def report(root, sources):
     """sources: [(source name, [packages])]; a text report, one block per source."""
     lines = ["# Licences of the corpus sources, from each package's copyright file.",
-             "# Written by models/build_corpus.py (models/sources/licences.py); do not edit.", ""]
+             "# Written by models/corpus/build_corpus.py (models/corpus/sources/licences.py); "
+             "do not edit.", ""]
     for name, packages in sources:
         lines.append("%s:" % name)
         if not packages:
@@ -95,12 +97,13 @@ def card_section(sources, path=CARD_COPY):
     """The "Licences of the training data" section of a model card (markdown lines) for the
     sources [(source name in the report, its title)] the model was trained on."""
     if not os.path.isfile(path):
-        raise SystemExit("licences: %s is missing; models/build_corpus.py writes it" % path)
+        raise SystemExit("licences: %s is missing; models/corpus/build_corpus.py writes it" % path)
     report = read_report(path)
     rel = os.path.relpath(path, os.path.dirname(os.path.dirname(CARD_COPY)))
     out = ["## Licences of the training data\n",
            "The texts this model learnt from, by source, with the licences each package's Debian "
-           "copyright file names, read by `models/build_corpus.py` (`models/sources/licences.py`) "
+           "copyright file names, read by `models/corpus/build_corpus.py` "
+           "(`models/corpus/sources/licences.py`) "
            "and kept in `models/%s`. For a machine-readable copyright file the licence of its "
            "`Files: *` paragraph (the package as a whole) comes first, marked (main); the others "
            "are licences it names for some of the package's files, which need not be the "
