@@ -22,7 +22,7 @@ import unittest
 import numpy as np
 
 from models import ROOT
-from models.heed_file import HeedFile
+from models.heed_file import HeedFile, write_heed_file
 from models.pipeline import marian_compat
 
 CLI = os.environ.get("HEED_CLI", os.path.join(ROOT, "build", "heed"))
@@ -32,23 +32,9 @@ TEXTS = ["hello world", "The package provides a library.", "Fonts for the screen
 
 
 def read(path):
+    """(metadata, {name: (dtype, a writable copy of the stored array)})."""
     f = HeedFile(path)
-    return dict(f.meta), {k: (e["dtype"], f.stored(k).copy()) for k, e in f.header.items()}
-
-
-def write(path, meta, tensors):
-    order = sorted(tensors, key=lambda k: (-tensors[k][1].itemsize, tensors[k][0] == "U8", k))
-    head, blobs, offset = {"__metadata__": meta}, [], 0
-    for k in order:
-        b = np.ascontiguousarray(tensors[k][1]).tobytes()
-        head[k] = {"dtype": tensors[k][0], "shape": list(tensors[k][1].shape),
-                   "data_offsets": [offset, offset + len(b)]}
-        blobs.append(b)
-        offset += len(b)
-    text = json.dumps(head).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
+    return dict(f.meta), {k: (d, a.copy()) for k, (d, a) in f.stored_tensors().items()}
 
 
 def marian_compatible_tiny(path):
@@ -67,7 +53,7 @@ def marian_compatible_tiny(path):
         t["embed.weight.scale"][1][cfg["decoder_start_id"]] = 1.0
     cfg.update(pre_norm=False, positions="learned", layer_norm_eps=1e-6)
     meta["heed.config"] = json.dumps(cfg)
-    write(path, meta, t)
+    write_heed_file(path, meta, t)
     return cfg
 
 
@@ -252,7 +238,7 @@ class MarianExport(unittest.TestCase):
         cfg = json.loads(meta["heed.config"])
         change(cfg, t)
         meta["heed.config"] = json.dumps(cfg)
-        write(path, meta, t)
+        write_heed_file(path, meta, t)
         return path
 
     def test_a_nan_weight_is_refused_by_the_engines_check(self):

@@ -21,6 +21,7 @@ import sys
 import time
 
 from models import MODELS, ROOT
+from models.heed_file import HeedFile
 from models.pipeline.metrics import corpus_bleu, corpus_chrf
 
 
@@ -129,11 +130,7 @@ def evaluate(args, pair, source, to):
 
 def model_directions(path):
     """The directions a model file names in heed.languages (old files: one source/target)."""
-    import struct
-    with open(path, "rb") as f:
-        n = struct.unpack("<Q", f.read(8))[0]
-        meta = json.loads(f.read(n))["__metadata__"]
-    langs = json.loads(meta.get("heed.languages", "{}"))
+    langs = json.loads(HeedFile(path).meta.get("heed.languages", "{}"))
     return langs.get("directions") or ["%s-%s" % (langs["source"], langs["target"])]
 
 

@@ -6,13 +6,12 @@ What it is not: a general model zoo; only the configurations Heed's engine runs 
 """
 import json
 import math
-import struct
 
 import numpy as np
 import torch
 from torch import nn
 
-from models.heed_file import HeedFile
+from models.heed_file import HeedFile, write_heed_file
 
 
 def sinusoidal_positions(n, d):
@@ -191,7 +190,7 @@ def quantise_rows(w):
 
 def write_heed(path, model, tokenizer_bytes, dtype="F16", metadata=None,
                i8_min_elements=I8_MIN_ELEMENTS):
-    """Writes a safetensors-compatible file: u64 header length, JSON header, raw tensors.
+    """Writes the model as a Heed file (models/heed_file.py writes the bytes).
 
     The header's "__metadata__" holds strings only (safetensors rule): "heed.config" is the
     model config as JSON; the tokenizer is the tensor "tokenizer.model" (U8, the .model bytes).
@@ -201,40 +200,23 @@ def write_heed(path, model, tokenizer_bytes, dtype="F16", metadata=None,
     """
     if dtype not in ("F32", "F16", "I8"):
         raise ValueError("write_heed: dtype must be F32, F16 or I8, not %r" % (dtype,))
-    tensors = heed_tensors(model)
-    header, blobs, offset = {}, [], 0
     meta = {"format": "heed", "heed.version": "1",
             "heed.config": json.dumps(engine_config(model.cfg), sort_keys=True)}
     for k, v in (metadata or {}).items():
         meta[k] = v if isinstance(v, str) else json.dumps(v)
-    header["__metadata__"] = meta
-    items = []  # (name, dtype, numpy array)
-    for name, t in tensors.items():
+    items = {}  # name -> (dtype, numpy array)
+    for name, t in heed_tensors(model).items():
         if dtype == "I8" and _i8_eligible(t, i8_min_elements):
             q, scale = quantise_rows(t)
-            items.append((name, "I8", q.numpy()))
-            items.append((name + ".scale", "F32", scale.numpy().astype(np.float32)))
+            items[name] = ("I8", q.numpy())
+            items[name + ".scale"] = ("F32", scale.numpy().astype(np.float32))
         elif dtype == "F16":
-            items.append((name, "F16", t.numpy().astype(np.float16)))
+            items[name] = ("F16", t.numpy().astype(np.float16))
         else:
-            items.append((name, "F32", t.numpy().astype(np.float32)))
-    items.append(("tokenizer.model", "U8", np.frombuffer(tokenizer_bytes, dtype=np.uint8)))
-    # why: safetensors wants contiguous data; writing wider elements first (F32, then F16, then
-    # I8, the U8 tokenizer last) keeps every tensor aligned to its element size
-    items.sort(key=lambda it: (-it[2].itemsize, it[1] == "U8", it[0]))
-    for name, dt, arr in items:
-        raw = np.ascontiguousarray(arr).tobytes()
-        header[name] = {"dtype": dt, "shape": list(arr.shape),
-                        "data_offsets": [offset, offset + len(raw)]}
-        blobs.append(raw)
-        offset += len(raw)
-    hjson = json.dumps(header, separators=(",", ":")).encode("utf-8")
-    hjson += b" " * ((-len(hjson)) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(hjson)))
-        f.write(hjson)
-        for b in blobs:
-            f.write(b)
+            items[name] = ("F32", t.numpy().astype(np.float32))
+    items["tokenizer.model"] = ("U8", np.frombuffer(tokenizer_bytes, dtype=np.uint8))
+    # why: in name order, so each width's tensors are written sorted by name
+    write_heed_file(path, meta, {name: items[name] for name in sorted(items)})
 
 
 def round_to_dtype(model, dtype, i8_min_elements=I8_MIN_ELEMENTS):

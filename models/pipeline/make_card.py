@@ -11,10 +11,10 @@ import argparse
 import json
 import os
 import re
-import struct
 
 from models import MODELS
 from models.corpus.sources import licences
+from models.heed_file import HeedFile
 
 DDTP = "Debian package descriptions (DDTP), this model's only source"
 # the schedules the shipped models were trained with (train.py --stop-step / --cooldown), in
@@ -25,12 +25,6 @@ SCHEDULES = {"en-fr": [(4200, 1000)], "en-de": [(4200, 1000), (4700, 500), (8400
 # the session-1 note recorded for it. Later stages log to models/cards/PAIR.train.log.
 FIRST_STAGE = {"hours": 2.33, "note": "steps 0 to {init} ran in an earlier stage of about 2.3 "
                                       "hours whose log was not kept"}
-
-
-def header(path):
-    with open(path, "rb") as f:
-        n = struct.unpack("<Q", f.read(8))[0]
-        return json.loads(f.read(n))
 
 
 def count_lines(path):
@@ -75,8 +69,7 @@ def main():
     args = ap.parse_args()
     src, tgt = args.pair.split("-")
     model_path = os.path.join(MODELS, args.pair + ".heed")
-    h = header(model_path)
-    meta = h["__metadata__"]
+    meta = HeedFile(model_path).meta
     cfg = json.loads(meta["heed.config"])
     report = json.load(open(os.path.join(MODELS, "cards", args.pair + ".eval.json")))
     train = training_facts(os.path.join(MODELS, "cards", args.pair + ".train.log"))

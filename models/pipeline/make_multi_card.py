@@ -16,8 +16,9 @@ import re
 
 from models import MODELS, ROOT
 from models.corpus.sources import licences
+from models.heed_file import HeedFile
 from models.pipeline.evaluate import run_engine
-from models.pipeline.make_card import count_lines, header, training_facts
+from models.pipeline.make_card import count_lines, training_facts
 
 SOURCES = {
     "ddtp": "Debian package descriptions (DDTP)",
@@ -81,7 +82,7 @@ def main():
     ap.add_argument("--heed", default=os.path.join(ROOT, "build", "heed"))
     args = ap.parse_args()
     model_path = os.path.join(MODELS, args.name + ".heed")
-    meta = header(model_path)["__metadata__"]
+    meta = HeedFile(model_path).meta
     cfg = json.loads(meta["heed.config"])
     directions = json.loads(meta["heed.languages"])["directions"]
     reports = json.load(open(os.path.join(MODELS, "cards", args.name + ".eval.json")))

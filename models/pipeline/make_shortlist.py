@@ -20,45 +20,12 @@ PREFIX is a corpus path without its language suffix, e.g. models/data/ddtp/en-fr
 import argparse
 import collections
 import hashlib
-import json
-import struct
 import sys
 
 import numpy as np
 import sentencepiece as spm
 
-ITEM = {"F32": 4, "F16": 2, "BF16": 2, "I8": 1, "U8": 1, "I32": 4}
-
-
-def read_file(path):
-    """-> (metadata, {name: (dtype, shape, bytes)}) of a Heed (safetensors) file."""
-    raw = open(path, "rb").read()
-    n = struct.unpack("<Q", raw[:8])[0]
-    header = json.loads(raw[8:8 + n])
-    data = raw[8 + n:]
-    meta = header.pop("__metadata__")
-    tensors = {k: (v["dtype"], v["shape"], data[v["data_offsets"][0]:v["data_offsets"][1]])
-               for k, v in header.items()}
-    return meta, tensors
-
-
-def write_file(path, meta, tensors):
-    """Writes tensors back to back, wider element types first (the spec's layout rule)."""
-    order = sorted(tensors, key=lambda k: (-ITEM[tensors[k][0]], tensors[k][0] == "U8", k))
-    header, blobs, offset = {"__metadata__": meta}, [], 0
-    for name in order:
-        dtype, shape, raw = tensors[name]
-        header[name] = {"dtype": dtype, "shape": shape,
-                        "data_offsets": [offset, offset + len(raw)]}
-        blobs.append(raw)
-        offset += len(raw)
-    h = json.dumps(header, separators=(",", ":")).encode("utf-8")
-    h += b" " * ((-len(h)) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(h)))
-        f.write(h)
-        for b in blobs:
-            f.write(b)
+from models.heed_file import HeedFile, write_heed_file
 
 
 def lines(path):
@@ -117,9 +84,9 @@ def main():
     ap.add_argument("--out")
     a = ap.parse_args()
 
-    meta, tensors = read_file(a.model)
-    sp = spm.SentencePieceProcessor(model_proto=tensors["tokenizer.model"][2])
-    cfg = json.loads(meta["heed.config"])
+    model = HeedFile(a.model)
+    meta, cfg, tensors = model.meta, model.config, model.stored_tensors()
+    sp = spm.SentencePieceProcessor(model_proto=model.tensor("tokenizer.model"))
     if sp.get_piece_size() != cfg["vocab_size"]:
         sys.exit("make_shortlist: the tokenizer has %d pieces, the config %d"
                  % (sp.get_piece_size(), cfg["vocab_size"]))
@@ -140,10 +107,10 @@ def main():
         if name.startswith("shortlist."):
             del tensors[name]  # why: rebuilding replaces every direction's old tables
     for part, values in (("frequent", frequent), ("offsets", offsets), ("targets", targets)):
-        arr = np.asarray(values, dtype="<i4")
-        tensors["shortlist.%s.%s" % (lang, part)] = ("I32", [len(values)], arr.tobytes())
+        tensors["shortlist.%s.%s" % (lang, part)] = ("I32", np.asarray(values, dtype="<i4"))
     out = a.out or a.model
-    write_file(out, meta, tensors)
+    # why: in name order, so each width's tensors are written sorted by name
+    write_heed_file(out, meta, {name: tensors[name] for name in sorted(tensors)})
     digest = hashlib.sha256(open(out, "rb").read()).hexdigest()[:12]
     print("wrote %s (%d bytes, sha256 %s)" % (out, len(open(out, "rb").read()), digest))
 

@@ -22,11 +22,10 @@ What it is not: a converter for every Heed model; the shipped models cannot be c
 4. LayerNorm epsilon: 1e-6 in Marian (src/layers/generic.h), so `layer_norm_eps` is 1e-6.
 """
 import json
-import struct
 
 import numpy as np
 
-from models.heed_file import HeedFile
+from models.heed_file import HeedFile, write_heed_file
 
 LAYER_NORM_EPS = 1e-6
 
@@ -89,20 +88,11 @@ def with_positions(path):
     Heed's sinusoids (train.py --marian): the table is stored as learned positions and the
     config says so, so the engine computes what PyTorch trained. Every other byte unchanged."""
     f = HeedFile(path)
-    header, data, meta, cfg = f.header, f.data, f.meta, f.config
-    table = positions(cfg["max_positions"], cfg["d_model"]).tobytes()
+    meta, cfg = f.meta, f.config
+    table = positions(cfg["max_positions"], cfg["d_model"])
     cfg["positions"] = "learned"
     meta["heed.config"] = json.dumps(cfg, sort_keys=True)
     # why: the F32 tables go first so every tensor stays aligned to its element size
-    head = {"__metadata__": meta}
-    shape = [cfg["max_positions"], cfg["d_model"]]
-    head["decoder.pos.weight"] = {"dtype": "F32", "shape": shape, "data_offsets": [0, len(table)]}
-    head["encoder.pos.weight"] = {"dtype": "F32", "shape": shape,
-                                  "data_offsets": [len(table), 2 * len(table)]}
-    for name, e in header.items():
-        b, end = e["data_offsets"]
-        head[name] = dict(e, data_offsets=[b + 2 * len(table), end + 2 * len(table)])
-    text = json.dumps(head, separators=(",", ":")).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + table + table + data)
+    tensors = {"decoder.pos.weight": ("F32", table), "encoder.pos.weight": ("F32", table)}
+    tensors.update(f.stored_tensors())
+    write_heed_file(path, meta, tensors)
