@@ -12,6 +12,7 @@ Continue from the committed weights-only checkpoint in a fresh clone:
       --init models/checkpoints/en-fr.f16.heed --minutes 120
 """
 import argparse
+import dataclasses
 import glob
 import json
 import math
@@ -20,6 +21,7 @@ import random
 import signal
 import sys
 import time
+from typing import Optional
 
 import sentencepiece as spm
 import torch
@@ -182,14 +184,14 @@ def shuffle_rng(args, epoch, order):
     return random.Random(args.seed * 1000 + epoch + order * 1000003)
 
 
-def export_weights(args, model, sp_path, step, epoch, order, batch_in_epoch):
+def export_weights(args, model, sp_path, progress, batch_in_epoch):
     """The weights-only checkpoint (a Heed file, f16) that --init resumes from."""
     if not args.export:
         return
     with open(sp_path, "rb") as f:
         tokenizer = f.read()
-    meta = {"heed.training": {"steps": step, "epochs": epoch, "order": order,
-                              "batch_in_epoch": batch_in_epoch}}
+    meta = {"heed.training": {"steps": progress.step, "epochs": progress.epoch,
+                              "order": progress.order, "batch_in_epoch": batch_in_epoch}}
     if args.directions:
         langs = sorted({l for d in args.directions.split(",") for l in d.split("-")})
         meta["heed.languages"] = {"directions": args.directions.split(","),
@@ -222,8 +224,7 @@ def use_jemalloc():
     os.execve(sys.executable, [sys.executable] + sys.orig_argv[1:], env)
 
 
-def main():
-    use_jemalloc()
+def parse_args():
     ap = argparse.ArgumentParser(prog="python3 -m models.pipeline.train")
     what = ap.add_mutually_exclusive_group(required=True)
     what.add_argument("--pair", help="one direction on DDTP alone, e.g. en-fr (shipped models)")
@@ -263,23 +264,43 @@ def main():
                          "(models/pipeline/marian_compat.py); give it again when resuming")
     ap.add_argument("--export", help="write a weights-only f16 checkpoint (.heed) here at every "
                                      "save, for committing")
-    args = ap.parse_args()
-    torch.set_num_threads(args.threads)
-    os.makedirs(args.run, exist_ok=True)
-    corpus = corpus_of(args)
+    return ap.parse_args()
+
+
+@dataclasses.dataclass
+class Progress:
+    """Where training stands: what a checkpoint records besides the weights and optimiser."""
+    step: int = 0  # updates made
+    epoch: int = 0  # epochs completed
+    order: int = 0  # which batch order the epochs draw (shuffle_rng)
+    resume_at: int = 0  # the batch of the current epoch to go on from
+    rewarm_from: Optional[int] = None  # the step the rate ramps up again from (after --init)
+
+
+def starting_point(args):
+    """(--run's checkpoint.pt or None, --init's (model, heed.training) or None); --init counts
+    only when the run has no checkpoint, and its tokenizer becomes the run's."""
     ckpt_path = os.path.join(args.run, "checkpoint.pt")
     ckpt = torch.load(ckpt_path, map_location="cpu") if os.path.exists(ckpt_path) else None
-    init = None
-    if args.init and not ckpt:
-        # why: a weights-only checkpoint (a Heed file) carries the tokenizer and the step count
-        init_model, tokenizer, meta = read_heed(args.init)
-        with open(os.path.join(args.run, "spm.model"), "wb") as f:
-            f.write(tokenizer)
-        init = (init_model, json.loads(meta.get("heed.training", "{}")))
+    if not args.init or ckpt:
+        return ckpt, None
+    # why: a weights-only checkpoint (a Heed file) carries the tokenizer and the step count
+    init_model, tokenizer, meta = read_heed(args.init)
+    with open(os.path.join(args.run, "spm.model"), "wb") as f:
+        f.write(tokenizer)
+    return None, (init_model, json.loads(meta.get("heed.training", "{}")))
+
+
+def tokenizer(args, corpus):
+    """(path, processor) of the run's SentencePiece model, trained on the first stage."""
     langs = sorted({l for c in corpus for l in c[1:3]})
     sp_path = train_spm(args, sorted({c[3] + l for c in corpus for l in c[1:3]}), langs)
-    sp = spm.SentencePieceProcessor(model_file=sp_path)
+    return sp_path, spm.SentencePieceProcessor(model_file=sp_path)
 
+
+def model_config(args, sp, ckpt, init):
+    """The checkpoint's config, --init's, or --config's over the defaults; made post-norm with
+    Marian's epsilon for --marian."""
     if ckpt:
         cfg = ckpt["config"]
     elif init:
@@ -293,33 +314,44 @@ def main():
             cfg.update(pre_norm=False, layer_norm_eps=marian_compat.LAYER_NORM_EPS)
     if args.marian and (cfg.get("pre_norm", True) or args.directions):
         raise SystemExit("train.py: --marian needs --pair and a post-norm model")
+    return cfg
+
+
+def build_model(args, cfg, ckpt, init):
+    """The model and optimiser from the seed, then the weights and place of the checkpoint or
+    of --init (the optimiser's state is restored after the move to the device)."""
     torch.manual_seed(args.seed)
     model = Seq2Seq(cfg, dropout=args.dropout)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98), eps=1e-9)
-    step, epoch, order, resume_at = 0, 0, 0, 0
-    rewarm_from = None
     if ckpt:
         model.load_state_dict(ckpt["model"])
-        step, epoch = ckpt["step"], ckpt["epoch"]
-        order, resume_at = ckpt.get("order", 0), ckpt.get("batch_in_epoch", 0)
-        rewarm_from = ckpt.get("rewarm_from")
-    elif init:
-        weights = init[0].state_dict()
-        if not cfg["pre_norm"] and init[0].cfg["pre_norm"]:
-            weights = {k: v for k, v in weights.items()
-                       if not k.startswith(("transformer.encoder.norm.", "transformer.decoder.norm."))}
-        model.load_state_dict(weights)
-        step, epoch = init[1].get("steps", 0), init[1].get("epochs", 0)
-        if "batch_in_epoch" in init[1]:
-            order, resume_at = init[1].get("order", 0), init[1]["batch_in_epoch"]
-        else:
-            # why: where it stopped in the epoch is unknown; replaying the same order from its
-            # first batch would show it the batches it has seen again and never the rest
-            order = step
-        rewarm_from = step  # why: Adam's moments start empty again, so ramp the rate up anew
+        return model, opt, Progress(ckpt["step"], ckpt["epoch"], ckpt.get("order", 0),
+                                    ckpt.get("batch_in_epoch", 0), ckpt.get("rewarm_from"))
+    if not init:
+        return model, opt, Progress()
+    init_model, training = init
+    weights = init_model.state_dict()
+    if not cfg["pre_norm"] and init_model.cfg["pre_norm"]:
+        weights = {k: v for k, v in weights.items()
+                   if not k.startswith(("transformer.encoder.norm.", "transformer.decoder.norm."))}
+    model.load_state_dict(weights)
+    step, epoch = training.get("steps", 0), training.get("epochs", 0)
+    if "batch_in_epoch" in training:
+        order, resume_at = training.get("order", 0), training["batch_in_epoch"]
+    else:
+        # why: where it stopped in the epoch is unknown; replaying the same order from its
+        # first batch would show it the batches it has seen again and never the rest
+        order, resume_at = step, 0
+    # why: Adam's moments start empty again, so ramp the rate up anew
+    return model, opt, Progress(step, epoch, order, resume_at, rewarm_from=step)
+
+
+def set_start(args, model, sp, first_target):
+    """The decoder's start as the engine will run it: the first direction's language token
+    (multilingual), or a zero embedding and Marian's positions (--marian)."""
     if args.directions:
         # why: an engine asked for no target language translates into the first direction's
-        model.cfg["decoder_start_id"] = sp.piece_to_id(LANG_TOKEN % corpus[0][2])
+        model.cfg["decoder_start_id"] = sp.piece_to_id(LANG_TOKEN % first_target)
     if args.marian:
         # why: trained on the table and start Marian computes; the file stores the table as
         # learned positions (marian_compat.with_positions), so the engine computes the same
@@ -327,70 +359,118 @@ def main():
         model.pe = torch.from_numpy(marian_compat.positions(c0["max_positions"], c0["d_model"]))
         with torch.no_grad():
             model.embed.weight[c0["decoder_start_id"]].zero_()
-    device = torch.device(args.device)
-    model.to(device)
-    if ckpt:  # why: the optimiser's moments follow the parameters to the device
-        opt.load_state_dict(ckpt["opt"])
-    nparams = sum(p.numel() for p in model.parameters() if p.requires_grad)
-    log(args.run, "start step %d, %d params, config %s" % (step, nparams, json.dumps(model.cfg)))
-    log(args.run, "arguments: %s (allocator: %s)" % (
-        " ".join(sys.argv[1:]), os.environ.get("HEED_TRAIN_ALLOCATOR", "glibc")))
-    c = model.cfg
-    examples, dev = load_examples(args, sp, corpus, c)
-    log(args.run, "%d training examples in all" % len(examples))
 
-    def save(batch_in_epoch):
-        tmp = ckpt_path + ".tmp"
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step,
-                    "epoch": epoch, "order": order, "batch_in_epoch": batch_in_epoch,
-                    "config": model.cfg, "rewarm_from": rewarm_from}, tmp)
-        os.replace(tmp, ckpt_path)
-        export_weights(args, model, sp_path, step, epoch, order, batch_in_epoch)
 
-    t_end = time.time() + args.minutes * 60
-    t_save = time.time()
-    stop = []  # why: SIGTERM (kill, the end of a session) saves at the next step, then exits
-    signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
-    model.train()
-    while time.time() < t_end and not stop and not (args.stop_step and step >= args.stop_step):
+def learning_rate(args, step, rewarm_from):
+    """Linear warm-up, then 1/sqrt(step) (or held, --hold-lr); ramped up again over 100 steps
+    after a restart from weights; cooled linearly to zero over the last --cooldown steps."""
+    decay = 1.0 if args.hold_lr else math.sqrt(args.warmup / step)
+    lr = args.lr * min(step / args.warmup, decay)
+    if rewarm_from is not None:
+        lr *= min(1.0, (step - rewarm_from) / 100)
+    if args.stop_step and args.cooldown:
+        lr *= min(1.0, (args.stop_step - step + 1) / args.cooldown)
+    return lr
+
+
+class Stage:
+    """One stage: epochs from the run's place until --minutes, --stop-step or SIGTERM ends it,
+    saving at each epoch's end, every five minutes and at the end."""
+
+    def __init__(self, args, model, opt, sp, sp_path, dev):
+        self.args, self.model, self.opt = args, model, opt
+        self.sp, self.sp_path, self.dev = sp, sp_path, dev
+        self.device = torch.device(args.device)
+        self.ckpt_path = os.path.join(args.run, "checkpoint.pt")
+
+    def run(self, examples, progress):
+        args = self.args
+        t_end = time.time() + args.minutes * 60
+        self.saved_at = time.time()
+        stop = []  # why: SIGTERM (kill, the end of a session) saves at the next step, then exits
+        signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
+
+        def over():
+            return (time.time() >= t_end or stop or
+                    (args.stop_step and progress.step >= args.stop_step))
+
+        self.model.train()
+        while not over():
+            if self.epoch(examples, progress, over):
+                progress.epoch += 1
+                self.save(progress, 0)
+
+    def epoch(self, examples, p, over):
+        """The epoch's batches from p.resume_at; False when `over` ended it early (saved)."""
+        args = self.args
         batches = make_batches([(e[0], e[2]) for e in examples], args.max_tokens,
-                               shuffle_rng(args, epoch, order))
-        skip, resume_at = resume_at, 0
+                               shuffle_rng(args, p.epoch, p.order))
+        skip, p.resume_at = p.resume_at, 0
         log(args.run, "epoch %d: %d batches (order %d), from batch %d" %
-            (epoch, len(batches), order, skip))
-        bi = 0
+            (p.epoch, len(batches), p.order, skip))
         for bi, batch in enumerate(batches):
             if bi < skip:
                 continue
-            if time.time() >= t_end or stop or (args.stop_step and step >= args.stop_step):
-                save(bi)
-                break
-            s = pad([examples[i][0] for i in batch]).to(device)
-            t_in = pad([[examples[i][1]] + examples[i][2] for i in batch]).to(device)
-            t_out = pad([examples[i][2] + [c["eos_id"]] for i in batch]).to(device)
-            step += 1
-            decay = 1.0 if args.hold_lr else math.sqrt(args.warmup / step)
-            lr = args.lr * min(step / args.warmup, decay)
-            if rewarm_from is not None:
-                lr *= min(1.0, (step - rewarm_from) / 100)
-            if args.stop_step and args.cooldown:
-                lr *= min(1.0, (args.stop_step - step + 1) / args.cooldown)
-            loss = train_step(model, opt, s, t_in, t_out, lr, args.bf16)
-            if args.marian:
-                with torch.no_grad():
-                    model.embed.weight[c["decoder_start_id"]].zero_()
-            if step % 20 == 0:
-                log(args.run, "step %d epoch %d loss %.3f lr %.2e tokens %d" %
-                    (step, epoch, loss.item(), lr, int((t_out != 0).sum())))
-            if step % args.eval_every == 0:
-                evaluate_dev(args, model, sp, dev, step)
-            if time.time() - t_save > 300:
-                save(bi + 1)
-                t_save = time.time()
-        else:
-            epoch += 1
-            save(0)
-    log(args.run, "stage end at step %d" % step)
+            if over():
+                self.save(p, bi)
+                return False
+            self.update([examples[i] for i in batch], p)
+            if p.step % args.eval_every == 0:
+                evaluate_dev(args, self.model, self.sp, self.dev, p.step)
+            if time.time() - self.saved_at > 300:
+                self.save(p, bi + 1)
+                self.saved_at = time.time()
+        return True
+
+    def update(self, batch, p):
+        """One optimiser step on a batch of examples; logs the loss every 20 steps."""
+        args, c = self.args, self.model.cfg
+        s = pad([e[0] for e in batch]).to(self.device)
+        t_in = pad([[e[1]] + e[2] for e in batch]).to(self.device)
+        t_out = pad([e[2] + [c["eos_id"]] for e in batch]).to(self.device)
+        p.step += 1
+        lr = learning_rate(args, p.step, p.rewarm_from)
+        loss = train_step(self.model, self.opt, s, t_in, t_out, lr, args.bf16)
+        if args.marian:
+            with torch.no_grad():
+                self.model.embed.weight[c["decoder_start_id"]].zero_()
+        if p.step % 20 == 0:
+            log(args.run, "step %d epoch %d loss %.3f lr %.2e tokens %d" %
+                (p.step, p.epoch, loss.item(), lr, int((t_out != 0).sum())))
+
+    def save(self, p, batch_in_epoch):
+        """checkpoint.pt (weights, optimiser, place in the epoch), then the --export file."""
+        tmp = self.ckpt_path + ".tmp"
+        torch.save({"model": self.model.state_dict(), "opt": self.opt.state_dict(),
+                    "step": p.step, "epoch": p.epoch, "order": p.order,
+                    "batch_in_epoch": batch_in_epoch, "config": self.model.cfg,
+                    "rewarm_from": p.rewarm_from}, tmp)
+        os.replace(tmp, self.ckpt_path)
+        export_weights(self.args, self.model, self.sp_path, p, batch_in_epoch)
+
+
+def main():
+    use_jemalloc()
+    args = parse_args()
+    torch.set_num_threads(args.threads)
+    os.makedirs(args.run, exist_ok=True)
+    corpus = corpus_of(args)
+    ckpt, init = starting_point(args)
+    sp_path, sp = tokenizer(args, corpus)
+    model, opt, progress = build_model(args, model_config(args, sp, ckpt, init), ckpt, init)
+    set_start(args, model, sp, corpus[0][2])
+    model.to(torch.device(args.device))
+    if ckpt:  # why: the optimiser's moments follow the parameters to the device
+        opt.load_state_dict(ckpt["opt"])
+    nparams = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    log(args.run, "start step %d, %d params, config %s" % (progress.step, nparams,
+                                                          json.dumps(model.cfg)))
+    log(args.run, "arguments: %s (allocator: %s)" % (
+        " ".join(sys.argv[1:]), os.environ.get("HEED_TRAIN_ALLOCATOR", "glibc")))
+    examples, dev = load_examples(args, sp, corpus, model.cfg)
+    log(args.run, "%d training examples in all" % len(examples))
+    Stage(args, model, opt, sp, sp_path, dev).run(examples, progress)
+    log(args.run, "stage end at step %d" % progress.step)
 
 
 if __name__ == "__main__":
