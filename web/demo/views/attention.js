@@ -6,7 +6,7 @@ import { MatrixView, drawThumb } from '../widgets/matrix-view.js';
 import { LinkView } from '../widgets/link-view.js';
 import { headMatrix, prepare, causalMask } from '../data/attention-data.js';
 import { headPicker, displayToggles, segmented, notesBox } from '../widgets/controls.js';
-import { blockShape, headLabel, BLOCK_NAMES } from '../data/blocks.js';
+import { BLOCKS, blockShape, headLabel, BLOCK_NAMES } from '../data/blocks.js';
 import { headSummary, summaryCaption, summaryText } from '../data/head-summary.js';
 
 export const BLOCK_NOTES = {
@@ -36,6 +36,95 @@ export function currentMatrix(app, block = app.state.block) {
 
 export function headTitle(state, block = state.block) {
   return `${BLOCK_NAMES[block]} · layer ${state.layer + 1} · ${headLabel(state.head, state.layer)}`;
+}
+
+/** One head's thumbnail button, captioned with its strongest pattern; a press opens it. */
+function thumbButton(app, block, l, h, onPick) {
+  const c = el('canvas', { width: 1, height: 1 });
+  const { matrix } = prepare(headMatrix(app.result, block, l, h), {
+    merge: app.state.merge,
+    hide: app.state.hide,
+  });
+  drawThumb(c, matrix, 'sequential', [0, Math.max(1e-6, maxOf(matrix.values))]);
+  // why: a caption per head (its strongest pattern) lets a user find heads at a glance
+  const cross = block === 'cross';
+  const sum = headSummary(matrix, { cross });
+  const what = `${BLOCK_NAMES[block]}, layer ${l + 1}, ${headLabel(h, l)}`;
+  return el(
+    'button.thumb',
+    {
+      type: 'button',
+      'data-block': block,
+      'data-layer': l,
+      'data-head': h,
+      'data-pattern': sum.pattern,
+      title: `${what}: ${summaryText(sum, { cross })}`,
+      'aria-label': `${what}; ${summaryText(sum, { cross })}`,
+      onclick: () => {
+        app.set({ block, layer: l, head: h });
+        onPick();
+      },
+    },
+    c,
+    el('span.cap', { 'aria-hidden': 'true', text: summaryCaption(sum) }),
+  );
+}
+
+/** A block's layer × head grid of thumbnails, with the average (and, encoder, the rollout). */
+function blockThumbs(app, block, onPick) {
+  const { layers, heads } = blockShape(app.result, block);
+  const extra = block === 'encoder' ? ['avg', 'rollout'] : ['avg'];
+  const g = el('div.head-grid', {
+    style: `grid-template-columns: auto repeat(${heads + extra.length}, auto)`,
+  });
+  g.append(
+    el('span'),
+    ...Array.from({ length: heads }, (_, h) => el('span.colhead', { text: `h${h + 1}` })),
+    el('span.colhead', { text: 'avg' }),
+    ...(block === 'encoder'
+      ? [el('span.colhead', { text: 'rollout', title: 'attention rollout: layers 1…this' })]
+      : []),
+  );
+  for (let l = 0; l < layers; l++) {
+    g.append(el('span.lab', { text: `layer ${l + 1}` }));
+    for (const h of [...Array(heads).keys(), ...extra])
+      g.append(thumbButton(app, block, l, h, onPick));
+  }
+  return el('div', {}, el('h4', { text: BLOCK_NAMES[block] }), g);
+}
+
+/** Every head of the chosen layer as one link view's overlay, one colour per head. */
+function everyHead(app) {
+  const { block, layer, merge, hide } = app.state;
+  const { heads } = blockShape(app.result, block);
+  const overlay = Array.from({ length: heads }, (_, h) => ({
+    label: `h${h + 1}`,
+    values: prepare(headMatrix(app.result, block, layer, h), { merge, hide }).matrix.values,
+  }));
+  return { title: `${BLOCK_NAMES[block]} · layer ${layer + 1} · every head`, overlay };
+}
+
+const ABOUT =
+  'One thumbnail per layer (row) and head (column); “avg” is the mean over the heads of a layer, and “rollout” follows attention through the encoder’s layers up to that one (Abnar & Zuidema 2020: each layer’s average plus the residual, multiplied layer by layer). Under each, the head’s strongest pattern: diag (itself), prev (the previous piece), first, </s>, mono (a monotonic alignment, cross-attention) when it takes half the weight or more, else the entropy H of its rows (0 = one key, 1 = uniform). Hover or focus a thumbnail for every figure; click one to open it below.';
+
+/** The export of the opened map (`view`: its heatmap or link view; `cur`: currentMatrix()). */
+function mapTarget(app, view, cur) {
+  const { block, layer, head, merge, hide } = app.state;
+  const meta = { block, layer, head, merged: merge, hiddenSpecials: hide, notes: cur.notes };
+  return {
+    title: headTitle(app.state),
+    slug: `${block}-l${layer + 1}-h${Number.isInteger(head) ? head + 1 : head}`,
+    png: () => view.toPNG(cur.notes),
+    svg: () => view.toSVG(cur.notes),
+    json: () => view.toJSON(meta),
+  };
+}
+
+/** Brings the opened map into view when it starts below the screen (phones: far below). */
+function scrollIntoViewIfBelow(node) {
+  const r = node.getBoundingClientRect();
+  if (r.top > window.innerHeight * 0.7 || r.bottom < 0)
+    node.scrollIntoView({ block: 'start', behavior: reducedMotion() ? 'instant' : 'smooth' });
 }
 
 export function createAttentionView(app) {
@@ -70,11 +159,7 @@ export function createAttentionView(app) {
     {},
     el('div.row', {}, picker.node, show.node, toggles.node),
     el('h3', { text: 'Every head at a glance' }),
-    aboutView(
-      el('p.note', {
-        text: 'One thumbnail per layer (row) and head (column); “avg” is the mean over the heads of a layer, and “rollout” follows attention through the encoder’s layers up to that one (Abnar & Zuidema 2020: each layer’s average plus the residual, multiplied layer by layer). Under each, the head’s strongest pattern: diag (itself), prev (the previous piece), first, </s>, mono (a monotonic alignment, cross-attention) when it takes half the weight or more, else the entropy H of its rows (0 = one key, 1 = uniform). Hover or focus a thumbnail for every figure; click one to open it below.',
-      }),
-    ),
+    aboutView(el('p.note', { text: ABOUT })),
     grids,
     blockNote,
     notes.node,
@@ -84,32 +169,9 @@ export function createAttentionView(app) {
   let thumbKey = null;
   let cur = null;
 
-  function target() {
-    if (!cur) return null;
-    const view = app.state.show === 'heatmap' ? mv : lv;
-    const meta = {
-      block: app.state.block,
-      layer: app.state.layer,
-      head: app.state.head,
-      merged: app.state.merge,
-      hiddenSpecials: app.state.hide,
-      notes: cur.notes,
-    };
-    return {
-      title: headTitle(app.state),
-      slug: `${app.state.block}-l${app.state.layer + 1}-h${Number.isInteger(app.state.head) ? app.state.head + 1 : app.state.head}`,
-      png: () => view.toPNG(cur.notes),
-      svg: () => view.toSVG(cur.notes),
-      json: () => view.toJSON(meta),
-    };
-  }
+  const target = () => cur && mapTarget(app, app.state.show === 'heatmap' ? mv : lv, cur);
 
-  /** Brings the opened map into view when it starts below the screen (phones: far below). */
-  function showMap() {
-    const r = main.getBoundingClientRect();
-    if (r.top > window.innerHeight * 0.7 || r.bottom < 0)
-      main.scrollIntoView({ block: 'start', behavior: reducedMotion() ? 'instant' : 'smooth' });
-  }
+  const showMap = () => scrollIntoViewIfBelow(main);
 
   function drawGrids() {
     const key = [
@@ -126,62 +188,7 @@ export function createAttentionView(app) {
       thumbKey.split('|').slice(0, 3).join('|') !== key.split('|').slice(0, 3).join('|');
     thumbKey = key;
     if (redrawAll) {
-      grids.replaceChildren();
-      for (const block of ['encoder', 'decoder', 'cross']) {
-        const { layers, heads } = blockShape(app.result, block);
-        const g = el('div.head-grid', {
-          style: `grid-template-columns: auto repeat(${heads + (block === 'encoder' ? 2 : 1)}, auto)`,
-        });
-        g.append(
-          el('span'),
-          ...Array.from({ length: heads }, (_, h) => el('span.colhead', { text: `h${h + 1}` })),
-          el('span.colhead', { text: 'avg' }),
-          ...(block === 'encoder'
-            ? [el('span.colhead', { text: 'rollout', title: 'attention rollout: layers 1…this' })]
-            : []),
-        );
-        for (let l = 0; l < layers; l++) {
-          g.append(el('span.lab', { text: `layer ${l + 1}` }));
-          const kinds = [
-            ...Array(heads).keys(),
-            'avg',
-            ...(block === 'encoder' ? ['rollout'] : []),
-          ];
-          for (const h of kinds) {
-            const c = el('canvas', { width: 1, height: 1 });
-            const { matrix } = prepare(headMatrix(app.result, block, l, h), {
-              merge: app.state.merge,
-              hide: app.state.hide,
-            });
-            drawThumb(c, matrix, 'sequential', [0, Math.max(1e-6, maxOf(matrix.values))]);
-            // why: a caption per head (its strongest pattern) lets a user find heads at a glance
-            const cross = block === 'cross';
-            const sum = headSummary(matrix, { cross });
-            const what = `${BLOCK_NAMES[block]}, layer ${l + 1}, ${headLabel(h, l)}`;
-            g.append(
-              el(
-                'button.thumb',
-                {
-                  type: 'button',
-                  'data-block': block,
-                  'data-layer': l,
-                  'data-head': h,
-                  'data-pattern': sum.pattern,
-                  title: `${what}: ${summaryText(sum, { cross })}`,
-                  'aria-label': `${what}; ${summaryText(sum, { cross })}`,
-                  onclick: () => {
-                    app.set({ block, layer: l, head: h });
-                    showMap();
-                  },
-                },
-                c,
-                el('span.cap', { 'aria-hidden': 'true', text: summaryCaption(sum) }),
-              ),
-            );
-          }
-        }
-        grids.append(el('div', {}, el('h4', { text: BLOCK_NAMES[block] }), g));
-      }
+      grids.replaceChildren(...BLOCKS.map((block) => blockThumbs(app, block, showMap)));
     }
     for (const b of grids.querySelectorAll('button')) {
       const on =
@@ -213,17 +220,8 @@ export function createAttentionView(app) {
     notes.set(cur.notes);
     if (app.state.show !== 'heatmap') {
       if (main.firstChild !== lv.element) main.replaceChildren(lv.element);
-      if (app.state.show === 'overlay') {
-        // every head of the layer on one canvas, one colour per head
-        const { block, layer, merge, hide } = app.state;
-        const { heads } = blockShape(app.result, block);
-        const overlay = Array.from({ length: heads }, (_, h) => ({
-          label: `h${h + 1}`,
-          values: prepare(headMatrix(app.result, block, layer, h), { merge, hide }).matrix.values,
-        }));
-        const title = `${BLOCK_NAMES[block]} · layer ${layer + 1} · every head`;
-        lv.set(cur.matrix, { title, overlay });
-      } else lv.set(cur.matrix, { title: headTitle(app.state) });
+      if (app.state.show === 'overlay') lv.set(cur.matrix, everyHead(app));
+      else lv.set(cur.matrix, { title: headTitle(app.state) });
     } else {
       if (main.firstChild !== mv.element) main.replaceChildren(mv.element);
       mv.o.rowAxis = rowAxis;

@@ -1,13 +1,28 @@
 // MatrixView: one labelled heatmap on a Canvas 2D, with exact values on hover and on keyboard
 // focus (arrow keys move a cell cursor, the value is announced), a legend, masked cells hatched,
-// rows revealed step by step, and export to PNG, SVG and JSON. Redraws only when told to.
+// rows revealed step by step, and export to PNG, SVG and JSON. Redraws only when told to. The
+// painting is in matrix-paint.js, the exports in matrix-export.js.
 
-import { rgbAt, makeScale, textColourOn, MAPS } from './colormap.js';
-import { el, showTip, hideTip, announce, fmt, theme, escapeXml } from './ui.js';
+import { rgbAt, makeScale } from './colormap.js';
+import { el, showTip, hideTip, announce, fmt, theme } from './ui.js';
+import {
+  LABEL_ANGLE,
+  FONT,
+  clip,
+  paintMasked,
+  paintPending,
+  paintSeparators,
+  paintValues,
+  paintHighlights,
+  paintLabels,
+  paintStickyRows,
+  paintRowSums,
+  paintCursor,
+  paintLegend,
+} from './matrix-paint.js';
+import { matrixPNG, matrixSVG, matrixJSON } from './matrix-export.js';
 
-const LABEL_ANGLE = (55 * Math.PI) / 180;
 const LEGEND_H = 34;
-const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif';
 
 export class MatrixView {
   /**
@@ -262,206 +277,25 @@ export class MatrixView {
     const cursor = (this.focused || this.hovering) && this.cursor ? this.cursor : [-1, -1];
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(this.cells, L.x0, L.y0, L.gridW, L.gridH);
-    if (this.blocked && L.cell >= 6) this.paintMasked(ctx, L, theme);
-    if (this.visibleRows < this.m.rows) this.paintPending(ctx, L, theme);
-    if (L.cell >= 14) this.paintSeparators(ctx, L, theme);
+    if (this.blocked && L.cell >= 6) paintMasked(this, ctx, L, theme);
+    if (this.visibleRows < this.m.rows) paintPending(this, ctx, L, theme);
+    if (L.cell >= 14) paintSeparators(this, ctx, L, theme);
     const values = this.o.values;
     const { rows, cols } = this.m;
     if (values === true || (values === 'auto' && L.cell >= 34 && rows * cols <= 256))
-      this.paintValues(ctx, L, theme);
-    this.paintHighlights(ctx, L, theme);
-    this.paintLabels(ctx, L, theme, cursor);
-    if (this.stickyX > 0 && ctx.canvas === this.canvas) this.paintStickyRows(ctx, L, theme, cursor);
-    if (this.o.rowSums) this.paintRowSums(ctx, L, theme);
-    if (cursor[0] >= 0) this.paintCursor(ctx, L, theme, cursor);
-    this.paintLegend(ctx, L, theme);
+      paintValues(this, ctx, L, theme);
+    paintHighlights(this, ctx, L, theme);
+    paintLabels(this, ctx, L, theme, cursor);
+    if (this.stickyX > 0 && ctx.canvas === this.canvas)
+      paintStickyRows(this, ctx, L, theme, cursor);
+    if (this.o.rowSums) paintRowSums(this, ctx, L, theme);
+    if (cursor[0] >= 0) paintCursor(this, ctx, L, theme, cursor);
+    paintLegend(this, ctx, L, theme);
   }
 
   /** Rows decoded so far. */
   shownRows() {
     return Math.min(this.m.rows, this.visibleRows);
-  }
-
-  /** Masked cells: hatched, so they never read as "weight 0". */
-  paintMasked(ctx, { cell, x0, y0, gridW, gridH }, theme) {
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(x0, y0, gridW, gridH);
-    ctx.clip();
-    ctx.strokeStyle = theme.muted;
-    ctx.globalAlpha = 0.55;
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    for (let i = 0; i < this.shownRows(); i++) {
-      for (let j = 0; j < this.m.cols; j++) {
-        if (!this.isBlocked(i, j)) continue;
-        const x = x0 + j * cell,
-          y = y0 + i * cell;
-        ctx.moveTo(x + 1, y + cell - 1);
-        ctx.lineTo(x + cell - 1, y + 1);
-      }
-    }
-    ctx.stroke();
-    ctx.restore();
-  }
-
-  /** Rows not yet decoded: a dotted placeholder outline. */
-  paintPending(ctx, { cell, x0, y0, gridW }, theme) {
-    const shown = this.visibleRows;
-    ctx.save();
-    ctx.setLineDash([2, 3]);
-    ctx.strokeStyle = theme.muted;
-    ctx.strokeRect(x0 + 0.5, y0 + shown * cell + 0.5, gridW - 1, (this.m.rows - shown) * cell - 1);
-    ctx.restore();
-  }
-
-  /** Thin lines between cells, when cells are large enough. */
-  paintSeparators(ctx, { cell, x0, y0, gridW, gridH }, theme) {
-    ctx.save();
-    ctx.strokeStyle = theme.bg;
-    ctx.globalAlpha = 0.6;
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    for (let j = 1; j < this.m.cols; j++) {
-      ctx.moveTo(x0 + j * cell + 0.5, y0);
-      ctx.lineTo(x0 + j * cell + 0.5, y0 + gridH);
-    }
-    for (let i = 1; i < this.m.rows; i++) {
-      ctx.moveTo(x0, y0 + i * cell + 0.5);
-      ctx.lineTo(x0 + gridW, y0 + i * cell + 0.5);
-    }
-    ctx.stroke();
-    ctx.restore();
-  }
-
-  /** The numbers inside the cells. */
-  paintValues(ctx, { cell, x0, y0 }, theme) {
-    ctx.font = `${Math.min(11, cell / 3.2)}px ${FONT}`;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    for (let i = 0; i < this.shownRows(); i++) {
-      for (let j = 0; j < this.m.cols; j++) {
-        const v = this.value(i, j);
-        const blocked = this.isBlocked(i, j);
-        // why: a masked score is −∞; a masked weight is simply 0 — say which.
-        if (blocked && this.o.map !== 'diverging') continue;
-        ctx.fillStyle = blocked ? theme.muted : textColourOn(rgbAt(this.o.map, this.scale.t(v)));
-        ctx.fillText(blocked ? '−∞' : cellText(v), x0 + (j + 0.5) * cell, y0 + (i + 0.5) * cell);
-      }
-    }
-  }
-
-  /** The linked column band and the highlighted row. */
-  paintHighlights(ctx, { cell, x0, y0, gridW, gridH }, theme) {
-    ctx.save();
-    ctx.strokeStyle = theme.accent;
-    ctx.lineWidth = 2;
-    if (this.colBand) {
-      const [a, b] = this.colBand;
-      ctx.setLineDash([5, 3]);
-      ctx.strokeRect(x0 + a * cell, y0 - 1, (b - a) * cell, gridH + 2);
-      ctx.setLineDash([]);
-    }
-    if (this.highlightRow >= 0 && this.highlightRow < this.m.rows)
-      ctx.strokeRect(x0 - 1, y0 + this.highlightRow * cell - 1, gridW + 2, cell + 2);
-    ctx.restore();
-  }
-
-  /** Row labels on the left, column labels slanted on top; the cursor's in bold. */
-  paintLabels(ctx, { cell, x0, y0, fontPx, labelStep }, theme, [ci, cj]) {
-    const { rows, cols, rowLabels, colLabels } = this.m;
-    ctx.fillStyle = theme.fg;
-    ctx.textBaseline = 'middle';
-    ctx.textAlign = 'right';
-    for (let i = 0; i < rows; i++) {
-      if (i % labelStep && i !== ci) continue;
-      ctx.font = `${i === ci || i === this.highlightRow ? 'bold ' : ''}${fontPx}px ${FONT}`;
-      // why: a row not decoded yet must not tell which piece it will write
-      const known = i < this.visibleRows;
-      ctx.globalAlpha = known ? 1 : 0.35;
-      ctx.fillText(known ? clip(rowLabels[i]) : '·', x0 - 5, y0 + (i + 0.5) * cell);
-    }
-    ctx.globalAlpha = 1;
-    ctx.textAlign = 'left';
-    for (let j = 0; j < cols; j++) {
-      if (j % labelStep && j !== cj) continue;
-      ctx.save();
-      ctx.translate(x0 + (j + 0.5) * cell, y0 - 5);
-      ctx.rotate(-LABEL_ANGLE);
-      ctx.font = `${j === cj ? 'bold ' : ''}${fontPx}px ${FONT}`;
-      // decoder inputs (o.futureCols): input j is only known once step j has run
-      const known = !this.o.futureCols || j < this.visibleRows;
-      ctx.fillText(known ? clip(colLabels[j]) : '·', 0, 0);
-      ctx.restore();
-    }
-  }
-
-  /** Σ of each row's visible weights, right of the grid. */
-  /** Row labels again at the left edge of the visible part, over the cells scrolled under. */
-  paintStickyRows(ctx, { cell, x0, y0, gridH, fontPx, labelStep }, theme, [ci]) {
-    const x = this.stickyX;
-    ctx.fillStyle = theme.bg;
-    ctx.globalAlpha = 0.92;
-    ctx.fillRect(x, y0, x0, gridH);
-    ctx.globalAlpha = 1;
-    ctx.fillStyle = theme.fg;
-    ctx.textBaseline = 'middle';
-    ctx.textAlign = 'right';
-    for (let i = 0; i < this.m.rows; i++) {
-      if (i % labelStep && i !== ci) continue;
-      const known = i < this.visibleRows;
-      ctx.font = `${i === ci ? 'bold ' : ''}${fontPx}px ${FONT}`;
-      ctx.fillText(known ? clip(this.m.rowLabels[i]) : '·', x + x0 - 5, y0 + (i + 0.5) * cell);
-    }
-  }
-
-  paintRowSums(ctx, { cell, x0, y0, gridW, fontPx, labelStep }, theme) {
-    ctx.font = `${fontPx}px ${FONT}`;
-    ctx.textAlign = 'left';
-    ctx.fillStyle = theme.muted;
-    ctx.fillText('Σ row', x0 + gridW + 6, y0 - 8);
-    ctx.fillStyle = theme.fg;
-    for (let i = 0; i < this.shownRows(); i++) {
-      if (i % labelStep) continue;
-      let s = 0;
-      for (let j = 0; j < this.m.cols; j++) if (!this.isBlocked(i, j)) s += this.value(i, j);
-      ctx.fillText(fmt(s, 3), x0 + gridW + 6, y0 + (i + 0.5) * cell);
-    }
-  }
-
-  /** The keyboard/pointer cursor: a double outline around one cell. */
-  paintCursor(ctx, { cell, x0, y0 }, theme, [ci, cj]) {
-    ctx.save();
-    ctx.strokeStyle = theme.fg;
-    ctx.lineWidth = 2;
-    ctx.strokeRect(x0 + cj * cell - 1, y0 + ci * cell - 1, cell + 2, cell + 2);
-    ctx.strokeStyle = theme.bg;
-    ctx.lineWidth = 1;
-    ctx.strokeRect(x0 + cj * cell + 1, y0 + ci * cell + 1, cell - 2, cell - 2);
-    ctx.restore();
-  }
-
-  paintLegend(ctx, L, theme) {
-    const y = L.y0 + L.gridH + 10;
-    const w = L.legendW;
-    const x = L.x0;
-    const grad = ctx.createLinearGradient(x, 0, x + w, 0);
-    for (let s = 0; s <= 16; s++)
-      grad.addColorStop(s / 16, `rgb(${rgbAt(this.o.map, s / 16).join(',')})`);
-    ctx.fillStyle = grad;
-    ctx.fillRect(x, y, w, 9);
-    ctx.fillStyle = theme.muted;
-    ctx.font = `10px ${FONT}`;
-    ctx.textBaseline = 'top';
-    ctx.textAlign = 'left';
-    ctx.fillText(fmt(this.scale.min, 2), x, y + 12);
-    ctx.textAlign = 'right';
-    ctx.fillText(fmt(this.scale.max, 2), x + w, y + 12);
-    if (this.blocked) {
-      ctx.textAlign = 'left';
-      ctx.fillText('hatched = masked', x + w + 10, y);
-    }
-    ctx.textBaseline = 'middle';
   }
 
   cellAt(ev) {
@@ -620,151 +454,26 @@ export class MatrixView {
     });
   }
 
-  // ---- export ----
-
-  /** The layout of an exported picture: the matrix under its title and notes. */
-  exportFrame(notes) {
-    const L = this.layout();
-    const titleH = 26 + notes.length * 16;
-    const titleW = textWidth([this.o.title], 'bold 14px');
-    const w = Math.max(L.width, 360, titleW, textWidth(notes, '11px'));
-    return { L, titleH, w, h: L.height + titleH };
-  }
+  // ---- export (matrix-export.js) ----
 
   /** PNG of the matrix with its title, at 2× resolution. */
-  async toPNG(notes = []) {
-    const { L, titleH, w, h } = this.exportFrame(notes);
-    const scale = 2;
-    const cv = document.createElement('canvas');
-    cv.width = w * scale;
-    cv.height = h * scale;
-    const ctx = cv.getContext('2d');
-    ctx.scale(scale, scale);
-    ctx.fillStyle = '#ffffff';
-    ctx.fillRect(0, 0, w, h);
-    ctx.fillStyle = '#111';
-    ctx.font = `bold 14px ${FONT}`;
-    ctx.textBaseline = 'top';
-    ctx.fillText(this.o.title, 8, 6);
-    ctx.font = `11px ${FONT}`;
-    notes.forEach((n, k) => ctx.fillText(n, 8, 26 + k * 16));
-    ctx.translate(0, titleH);
-    this.paint(ctx, L, { fg: '#111', muted: '#666', bg: '#fff', accent: '#c2185b' });
-    return new Promise((resolve) => cv.toBlob(resolve, 'image/png'));
+  toPNG(notes = []) {
+    return matrixPNG(this, notes);
   }
 
   /** Standalone SVG: one rect per cell, labels as text, legend as a gradient. */
   toSVG(notes = []) {
-    const { L, titleH, w, h } = this.exportFrame(notes);
-    const { rows, cols, rowLabels, colLabels } = this.m;
-    const out = [];
-    out.push(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" font-family="system-ui, sans-serif">`,
-    );
-    out.push(`<rect width="${w}" height="${h}" fill="#fff"/>`);
-    out.push(
-      `<text x="8" y="20" font-size="14" font-weight="bold">${escapeXml(this.o.title)}</text>`,
-    );
-    notes.forEach((n, k) =>
-      out.push(`<text x="8" y="${38 + k * 16}" font-size="11">${escapeXml(n)}</text>`),
-    );
-    out.push(`<g transform="translate(0 ${titleH})">`);
-    out.push(
-      '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" fill="#ddd"/><path d="M0 6L6 0" stroke="#888"/></pattern>',
-    );
-    out.push('<linearGradient id="legend">');
-    for (let s = 0; s <= 16; s++)
-      out.push(
-        `<stop offset="${s / 16}" stop-color="rgb(${rgbAt(this.o.map, s / 16).join(',')})"/>`,
-      );
-    out.push('</linearGradient></defs>');
-    const { cell, x0, y0, gridW, gridH, fontPx } = L;
-    out.push(`<g shape-rendering="crispEdges">`);
-    for (let i = 0; i < Math.min(rows, this.visibleRows); i++) {
-      for (let j = 0; j < cols; j++) {
-        const fill = this.isBlocked(i, j)
-          ? 'url(#hatch)'
-          : `rgb(${rgbAt(this.o.map, this.scale.t(this.value(i, j))).join(',')})`;
-        out.push(
-          `<rect x="${x0 + j * cell}" y="${y0 + i * cell}" width="${cell}" height="${cell}" fill="${fill}"><title>${escapeXml(`${rowLabels[i]} → ${colLabels[j]}: ${this.isBlocked(i, j) ? 'masked' : fmt(this.value(i, j), 4)}`)}</title></rect>`,
-        );
-      }
-    }
-    out.push('</g>');
-    out.push(`<g font-size="${fontPx}" fill="#111">`);
-    rowLabels.forEach((t, i) =>
-      out.push(
-        `<text x="${x0 - 5}" y="${y0 + (i + 0.5) * cell}" text-anchor="end" dominant-baseline="middle">${escapeXml(t)}</text>`,
-      ),
-    );
-    colLabels.forEach((t, j) =>
-      out.push(
-        `<text transform="translate(${x0 + (j + 0.5) * cell} ${y0 - 5}) rotate(-55)">${escapeXml(t)}</text>`,
-      ),
-    );
-    out.push('</g>');
-    const ly = y0 + gridH + 10,
-      lw = L.legendW;
-    out.push(`<rect x="${x0}" y="${ly}" width="${lw}" height="9" fill="url(#legend)"/>`);
-    out.push(
-      `<text x="${x0}" y="${ly + 21}" font-size="10" fill="#555">${escapeXml(fmt(this.scale.min, 2))}</text>`,
-    );
-    out.push(
-      `<text x="${x0 + lw}" y="${ly + 21}" font-size="10" fill="#555" text-anchor="end">${escapeXml(fmt(this.scale.max, 2))}</text>`,
-    );
-    out.push('</g></svg>');
-    return out.join('\n');
+    return matrixSVG(this, notes);
   }
 
   /** The data behind the picture. Masked cells are null and listed. */
   toJSON(extra = {}) {
-    const { rows, cols, rowLabels, colLabels } = this.m;
-    const values = [];
-    for (let i = 0; i < Math.min(rows, this.visibleRows); i++) {
-      const row = [];
-      for (let j = 0; j < cols; j++) {
-        const v = this.value(i, j);
-        row.push(this.isBlocked(i, j) || !Number.isFinite(v) ? null : Number(v.toPrecision(7)));
-      }
-      values.push(row);
-    }
-    return {
-      title: this.o.title,
-      rowAxis: this.o.rowAxis,
-      colAxis: this.o.colAxis,
-      rowLabels,
-      colLabels,
-      values,
-      colourMap: this.o.map,
-      domain: [this.scale.min, this.scale.max],
-      ...extra,
-    };
+    return matrixJSON(this, extra);
   }
 
   dispose() {
     this.resizeObs.disconnect();
   }
-}
-
-/** Short number for inside a cell: at most 4 characters or so. */
-function cellText(v) {
-  if (!Number.isFinite(v)) return v < 0 ? '−∞' : '∞';
-  const a = Math.abs(v);
-  const s = a < 0.005 ? '0' : a < 10 ? v.toFixed(2) : a < 100 ? v.toFixed(1) : v.toFixed(0);
-  return s.replace('-', '−');
-}
-
-/** Widest of some lines of text at a font size (plus margins), for export canvases. */
-function textWidth(lines, font) {
-  const ctx = document.createElement('canvas').getContext('2d');
-  ctx.font = `${font} ${FONT}`;
-  let w = 0;
-  for (const l of lines) w = Math.max(w, ctx.measureText(l).width);
-  return Math.ceil(w + 16);
-}
-
-function clip(s) {
-  return s.length > 18 ? `${s.slice(0, 17)}…` : s;
 }
 
 /** Draws a matrix as one pixel per cell into a small canvas (scaled up by CSS, pixelated). */
@@ -783,5 +492,3 @@ export function drawThumb(canvas, m, map = 'sequential', domain = [0, 1]) {
   }
   ctx.putImageData(img, 0, 0);
 }
-
-export { MAPS };

@@ -15,20 +15,10 @@ import { createAttentionSettings } from './controls.js';
 import { createHeadGrid } from './heads.js';
 import { createBothMaps } from './maps.js';
 import { createModifiedRun } from './run.js';
-import { pngPair, svgPair } from './figures.js';
+import { surgeryFigures } from './figures.js';
 
 const ABOUT =
   'Attention surgery changes how the trained model attends, for this one translation, and shows what follows. Ablating a head removes its contribution (Michel et al. 2019 found many heads can go with little loss). A window lets each position see only its neighbours; sparse adds a few global and random key blocks to it, as Longformer (Beltagy et al. 2020) and BigBird (Zaheer et al. 2020) do. Linear attention replaces the softmax by a kernel feature map, FAVOR+ with random features (Choromanski et al. 2021). The temperature multiplies the 1/√d_k scale of Vaswani et al. 2017 §3.2.1: above 1 sharpens, below 1 flattens. No positions drops the sinusoidal position signal of §3.5, and the encoder can no longer tell word order.';
-
-/** What a summary keeps of one run's result. */
-const runSummary = (r) =>
-  r && {
-    text: r.text,
-    targetTokens: r.targetTokens,
-    tokenProbs: r.tokenProbs,
-    scores: r.scores,
-    costs: r.costs,
-  };
 
 /** The comparison of both runs: chrF line, the two sides, the cost table. */
 function createComparison() {
@@ -67,9 +57,9 @@ export function createSurgeryView(app) {
   const runBtn = el('button.primary', { type: 'button', id: 'sg-run' }, 'Run again');
   const runState = el('span.note.sg-inline', { role: 'status' });
   const comparison = createComparison();
-  const maps = createBothMaps(app, (mv, slug) => mapTarget(mv, slug));
+  const maps = createBothMaps(app, (mv, slug) => figures.mapTarget(mv, slug));
   const ranking = createRanking(app, baseKey);
-  const shuffle = createShuffleCheck(app, baseKey, (mv, slug) => mapTarget(mv, slug));
+  const shuffle = createShuffleCheck(app, baseKey, (mv, slug) => figures.mapTarget(mv, slug));
   const setState = (s) => (element.dataset.state = s);
   let shownKey = '';
   const modified = createModifiedRun(app, baseKey, {
@@ -83,6 +73,7 @@ export function createSurgeryView(app) {
     },
   });
   runBtn.addEventListener('click', () => modified.schedule(0, true));
+  const figures = surgeryFigures(app, { maps, modified, ranking, shuffle });
 
   const empty = el('p.note', { text: 'Translate a sentence to operate on its attention.' });
   const body = el(
@@ -134,50 +125,6 @@ export function createSurgeryView(app) {
     setState('done');
   }
 
-  function mapTarget(mv, slug) {
-    return {
-      title: mv.o.title,
-      slug: `surgery-${slug}`,
-      png: () => mv.toPNG(notes(mv)),
-      svg: () => mv.toSVG(notes(mv)),
-      json: () => mv.toJSON({ ...summary(), map: slug }),
-    };
-  }
-
-  /** The line under an exported map's title: the surgery it shows, or the check it is from. */
-  function notes(mv) {
-    const iv = JSON.stringify(interventionsOf(app.state, app.result));
-    if (mv === maps.before) return [`no surgery (compared with ${iv})`];
-    if (mv === maps.after) return [`surgery: ${iv}`];
-    return [`shuffled-source check, seed ${app.state.shuf}: encoder self-attention`];
-  }
-
-  /** Everything the view shows, as data (the JSON export). */
-  function summary() {
-    const base = app.result;
-    const mod = modified.result()?.result;
-    return {
-      interventions: interventionsOf(app.state, base),
-      unmodified: runSummary(base),
-      modified: runSummary(mod),
-      chrf: mod ? chrf(mod.text, base.text) : null,
-      ranking: ranking.rows(),
-      shuffle: shuffle.summary(),
-    };
-  }
-
-  function exportTarget() {
-    if (!modified.result()?.result) return null;
-    const [a, b] = [maps.before, maps.after];
-    return {
-      title: 'Surgery: both runs',
-      slug: 'surgery-comparison',
-      png: async () => pngPair(await a.toPNG(notes(a)), await b.toPNG(notes(b))),
-      svg: () => svgPair(a.toSVG(notes(a)), b.toSVG(notes(b))),
-      json: () => ({ ...summary(), maps: [a.toJSON(), b.toJSON()] }),
-    };
-  }
-
   function render() {
     const has = !!app.result?.attention;
     empty.hidden = has;
@@ -191,5 +138,5 @@ export function createSurgeryView(app) {
     shuffle.render();
   }
 
-  return { element, render, exportTarget };
+  return { element, render, exportTarget: figures.exportTarget };
 }
