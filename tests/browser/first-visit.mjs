@@ -5,10 +5,7 @@
 // length limit says what was kept; a link naming an unknown model says so; the header's status
 // stays on one line on a wide screen.
 
-import path from 'node:path';
-import { assert } from './helpers.mjs';
-
-const tourSeen = () => localStorage.setItem('heed-tour', 'done');
+import { assert, openPage, screenshots } from './helpers.mjs';
 
 export async function firstVisitChecks({
   check,
@@ -22,20 +19,11 @@ export async function firstVisitChecks({
   watch,
   settled,
 }) {
-  const shot = (p, name) =>
-    p.screenshot({ path: path.join(shots, `${name}.png`), fullPage: false });
+  const shot = screenshots(shots);
   /** A new profile (no HTTP cache, no Cache API) at 1440 × 900 with run.mjs's routes. */
-  async function fresh(options = {}) {
-    const ctx = await browser.newContext({
-      viewport: { width: 1440, height: 900 },
-      deviceScaleFactor: 1,
-      ...options,
-    });
-    await ctx.addInitScript(tourSeen);
-    await ctx.route('**/*', route);
-    const p = await ctx.newPage();
-    watch(p);
-    return { ctx, p };
+  function fresh(options = {}) {
+    const viewport = { width: 1440, height: 900 };
+    return openPage(browser, { route, watch, viewport, deviceScaleFactor: 1, ...options });
   }
 
   await check(

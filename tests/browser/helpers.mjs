@@ -1,6 +1,7 @@
 // Helpers for the demo's browser tests: start scripts/serve.mjs as a child process, launch
-// Debian's Chromium through playwright-core, a minimal check() harness, PNG header parsing and
-// canvas pixel statistics. No test logic here.
+// Debian's Chromium through playwright-core, open a page in a new context the way every group
+// does (run.mjs's routes, the tour seen, console errors watched), screenshots, a minimal check()
+// harness, PNG header parsing and canvas pixel statistics. No test logic here.
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +61,37 @@ export async function launchChromium() {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
   });
+}
+
+/** A phone: 390 × 844 CSS pixels, touch, at 2×. */
+export const PHONE = {
+  viewport: { width: 390, height: 844 },
+  hasTouch: true,
+  isMobile: true,
+  deviceScaleFactor: 2,
+};
+
+/** An init script: the first-visit tour counts as seen (a fresh profile would open it). */
+export const tourSeen = () => localStorage.setItem('heed-tour', 'done');
+
+/**
+ * A new browser context (`options`: viewport and the like) that answers requests with `route`
+ * (run.mjs's fixtures) and has seen the tour unless `tour` is true, and one page in it whose
+ * console errors `watch` collects. Resolves {ctx, p}; close ctx when done.
+ */
+export async function openPage(browser, { route, watch, tour = false, ...options }) {
+  const ctx = await browser.newContext(options);
+  if (!tour) await ctx.addInitScript(tourSeen);
+  await ctx.route('**/*', route);
+  const p = await ctx.newPage();
+  watch(p);
+  return { ctx, p };
+}
+
+/** shot(page, name, full): a screenshot as dir/name.png, the whole page when `full`. */
+export function screenshots(dir) {
+  return (p, name, full = false) =>
+    p.screenshot({ path: path.join(dir, `${name}.png`), fullPage: full });
 }
 
 /** A tiny harness: check(name, fn) runs fn, records pass/fail, never throws. */

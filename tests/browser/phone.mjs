@@ -5,10 +5,7 @@
 // behind “About this view”; each tour step shows its box and the top of what it points at on
 // screen.
 
-import path from 'node:path';
-import { assert } from './helpers.mjs';
-
-const tourSeen = () => localStorage.setItem('heed-tour', 'done');
+import { assert, openPage, screenshots, PHONE } from './helpers.mjs';
 
 /** In the page: controls smaller than their minimum tap size, as "what: w × h". */
 function smallTargets() {
@@ -42,19 +39,9 @@ export async function phoneChecks({
   watch,
   settled,
 }) {
-  const shot = (p, name, full = false) =>
-    p.screenshot({ path: path.join(shots, `${name}.png`), fullPage: full });
+  const shot = screenshots(shots);
   const url = `${server.url}demo/#model=${encodeURIComponent(tiny.id)}&text=${encodeURIComponent(text)}`;
-  const phone = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    hasTouch: true,
-    isMobile: true,
-    deviceScaleFactor: 2,
-  });
-  await phone.addInitScript(tourSeen);
-  await phone.route('**/*', route);
-  const p = await phone.newPage();
-  watch(p);
+  const { ctx: phone, p } = await openPage(browser, { route, watch, ...PHONE });
 
   try {
     await check('phone: a tapped head thumbnail opens its map on screen', async () => {
@@ -142,10 +129,14 @@ export async function phoneChecks({
     ['phone', { width: 390, height: 844 }, true],
   ]) {
     await check(`tour (${name}): every step's box and its target's top are on screen`, async () => {
-      const ctx = await browser.newContext({ viewport, hasTouch: touch, isMobile: touch });
-      await ctx.route('**/*', route);
-      const t = await ctx.newPage();
-      watch(t);
+      const { ctx, p: t } = await openPage(browser, {
+        route,
+        watch,
+        tour: true,
+        viewport,
+        hasTouch: touch,
+        isMobile: touch,
+      });
       try {
         await t.goto(url);
         await settled(t);

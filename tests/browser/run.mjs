@@ -30,6 +30,7 @@ import {
   assert,
   pngSize,
   canvasStats,
+  tourSeen,
 } from './helpers.mjs';
 import { surgeryChecks } from './surgery.mjs';
 import { firstVisitChecks } from './first-visit.mjs';
@@ -114,7 +115,6 @@ export async function run({
     deviceScaleFactor: 1,
   });
   // why: the first-visit tour is tested on its own ('the tour'); here it has been seen
-  const tourSeen = () => localStorage.setItem('heed-tour', 'done');
   await context.addInitScript(tourSeen);
   const routeAll = (route) => {
     const url = new URL(route.request().url());

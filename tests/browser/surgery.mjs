@@ -9,7 +9,7 @@
 
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { assert, pngSize, canvasStats } from './helpers.mjs';
+import { assert, pngSize, canvasStats, openPage, screenshots, PHONE } from './helpers.mjs';
 
 /**
  * Runs the checks. `check(name, fn)` records one result, `watch(page)` collects console
@@ -26,7 +26,8 @@ export async function surgeryChecks({
   shots,
   watch,
 }) {
-  const shot = (p, name) => p.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+  const screen = screenshots(shots); // screen(p, name): what is on screen
+  const shot = (p, name) => screen(p, name, true);
   const done = (p) =>
     p.waitForFunction(
       () => {
@@ -427,7 +428,7 @@ export async function surgeryChecks({
     const after = await macs();
     assert(JSON.stringify(after) !== JSON.stringify(before), 'FAVOR+ did not change the costs');
     await page.$eval('.sg-costs', (e) => e.scrollIntoView());
-    await page.screenshot({ path: path.join(shots, '25-surgery-costs.png') });
+    await screen(page, '25-surgery-costs');
     await page.evaluate(() => {
       const t = window.heedDemo.translator;
       delete t.translate; // the instance's own method again
@@ -508,17 +509,7 @@ export async function surgeryChecks({
   await check(
     'surgery at 390×844 with touch: no horizontal overflow, taps toggle heads',
     async () => {
-      const phone = await browser.newContext({
-        viewport: { width: 390, height: 844 },
-        hasTouch: true,
-        isMobile: true,
-        deviceScaleFactor: 2,
-      });
-      await phone.route('**/*', route);
-      // why: a fresh context would open the first-visit tour (run.mjs tests that on its own)
-      await phone.addInitScript(() => localStorage.setItem('heed-tour', 'done'));
-      const p = await phone.newPage();
-      watch(p);
+      const { ctx: phone, p } = await openPage(browser, { route, watch, ...PHONE });
       await p.goto(sharedUrl || url);
       await done(p);
       await p.waitForFunction(
@@ -545,7 +536,7 @@ export async function surgeryChecks({
       assert(w.scroll <= 390 && w.inner === 390, `page is ${w.scroll} px wide at 390: ${w.wide}`);
       await shot(p, '23-surgery-phone');
       await p.$eval('.sg-compare', (e) => e.scrollIntoView());
-      await p.screenshot({ path: path.join(shots, '24-surgery-phone-compare.png') });
+      await screen(p, '24-surgery-phone-compare');
       await phone.close();
       if (restored) console.log(`     phone: restored “${restored.mod.text}”`);
     },

@@ -212,3 +212,16 @@ test(`every function in web/demo is at most ${MAX_FUNCTION_LINES} lines`, () => 
   }
   assert.deepEqual(over, []);
 });
+
+test('index.html preloads every module of the page, and only those', () => {
+  const html = readFileSync(path.join(DEMO, 'index.html'), 'utf8');
+  const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)]
+    .map((m) => m[1])
+    .filter((href) => !href.startsWith('../'));
+  const modules = jsFiles(DEMO)
+    .map((f) => path.relative(DEMO, f).split(path.sep).join('/'))
+    .filter((f) => f !== 'app/boot.js'); // why: the page's first script, loaded by its own tag
+  assert.deepEqual([...preloaded].sort(), modules.sort());
+  assert.match(html, /<script type="module" src="app\/boot.js" async><\/script>/);
+  assert.match(html, /<script type="module" src="app\/main.js"><\/script>/);
+});

@@ -3,6 +3,7 @@
 
 import { announce, download } from '../widgets/ui.js';
 import { page } from './page.js';
+import { traceOf } from '../data/trace.js';
 
 /** Names the export target next to the buttons, or disables them when there is none. */
 export function showExportTarget(target) {
@@ -12,45 +13,13 @@ export function showExportTarget(target) {
   p.exportTrace.disabled = !window.heedDemo?.doc;
 }
 
-/** A tensor {shape, data} as JSON-ready numbers (4 decimals keep the file a sensible size). */
-const plain = (t) =>
-  t && { shape: t.shape, data: Array.from(t.data, (x) => Math.round(x * 1e4) / 1e4) };
-
 /**
- * Downloads the whole translation as one JSON file: every sentence with its tokens, ids,
- * probabilities, steps (top candidates), attention of every layer and head (weights rounded
- * to 4 decimals) and, under beam search, the beam tree; `about` says which model, text and
- * options made it.
+ * Downloads the whole translation as one JSON file (data/trace.js): every sentence with its
+ * tokens, ids, probabilities, steps (top candidates), attention of every layer and head and,
+ * under beam search, the beam tree; `about` says which model, text and options made it.
  */
 export function exportTrace(doc, about) {
-  const sentences = doc.sentences.map((s) => ({
-    source: s.source ?? null,
-    text: s.text,
-    sourceTokens: s.sourceTokens,
-    targetTokens: s.targetTokens,
-    sourceIds: s.sourceIds,
-    targetIds: s.targetIds,
-    tokenProbs: s.tokenProbs,
-    truncated: Boolean(s.truncated),
-    steps: s.attention?.steps ?? [],
-    attention: s.attention && {
-      encoderSelf: plain(s.attention.encoderSelf),
-      decoderSelf: plain(s.attention.decoderSelf),
-      cross: plain(s.attention.cross),
-      layout: '[layers][heads][queries][keys], row-major',
-    },
-    // beam search: every hypothesis kept at every step, and the winner's index at its last step
-    ...(s.attention?.beam && { beam: s.attention.beam, beamWinner: s.attention.beamWinner }),
-  }));
-  const data = {
-    app: 'heed-demo',
-    ...about,
-    url: location.href,
-    translation: doc.text,
-    stopped: Boolean(doc.stopped),
-    interventions: doc.interventions ?? null,
-    sentences,
-  };
+  const data = traceOf(doc, about, location.href);
   const name = `heed-trace-${about.model || 'model'}.json`;
   download(new Blob([JSON.stringify(data)], { type: 'application/json' }), name);
   announce('Exported the whole trace as JSON');
