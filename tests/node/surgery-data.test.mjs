@@ -1,5 +1,5 @@
 // The Surgery view's pure helpers (web/demo/data/chrf.js, web/demo/data/surgery-data.js): chrF against
-// the project's own metrics.py (Popović 2015, orders 1..6, β = 2), the piece diff, the URL form
+// the project's own models/pipeline/metrics.py (Popović 2015, orders 1..6, β = 2), the piece diff, the URL form
 // of an ablation list, the head ranking, and the shuffled-source permutation check.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -77,7 +77,7 @@ describe('chrF', () => {
         'import json, sys; sys.path.insert(0, sys.argv[1]); from metrics import corpus_chrf\n' +
         'print(json.dumps([corpus_chrf([h], [r]) for h, r in json.load(sys.stdin)]))';
       const want = JSON.parse(
-        execFileSync(PYTHON, ['-c', script, path.join(ROOT, 'models')], {
+        execFileSync(PYTHON, ['-c', script, path.join(ROOT, 'models', 'pipeline')], {
           input: JSON.stringify(pairs),
         }).toString(),
       );
