@@ -1,4 +1,4 @@
-// Row kernels (softmax, layer norm, relu, gelu) against their scalar references over odd
+// Row kernels (log-softmax, layer norm, relu, gelu) against their scalar references over odd
 // lengths, extreme values and aliasing. Correctness only.
 #include "kernels/rowwise.h"
 
@@ -22,47 +22,6 @@ std::vector<float> random_vec(std::size_t n, float lo, float hi, std::mt19937& r
     std::vector<float> v(n);
     for (float& x : v) x = u(rng);
     return v;
-}
-
-TEST(Softmax, MatchesReferenceOverLengthsAndScales) {
-    std::mt19937 rng(1);
-    for (int n : kLengths)
-        for (float scale : {0.1f, 1.0f, 10.0f, 80.0f}) {
-            SCOPED_TRACE("n=" + std::to_string(n) + " scale=" + std::to_string(scale));
-            const std::vector<float> x = random_vec(n, -scale, scale, rng);
-            std::vector<float> got(n), want(n);
-            softmax_row_f32(x.data(), n, got.data());
-            softmax_row_f32_ref(x.data(), n, want.data());
-            EXPECT_ALLCLOSE(got, want, 2e-6, 1e-9);
-            double sum = 0;
-            for (float v : got) sum += v;
-            EXPECT_NEAR(sum, 1.0, 1e-5);
-        }
-}
-
-TEST(Softmax, MaskedEntriesAreExactlyZeroAndInPlaceWorks) {
-    std::mt19937 rng(2);
-    for (int n : kLengths) {
-        std::vector<float> x = random_vec(n, -5, 5, rng);
-        for (int i = 1; i < n; i += 3) x[i] = -kInf;  // a causal/padding mask
-        if (n > 6) x[5] = -200.0f;                    // far below the max: underflows to 0
-        std::vector<float> want(n);
-        softmax_row_f32_ref(x.data(), n, want.data());
-        softmax_row_f32(x.data(), n, x.data());
-        EXPECT_ALLCLOSE(x, want, 2e-6, 1e-9) << "n=" << n;
-        for (int i = 1; i < n; i += 3) EXPECT_EQ(x[i], 0.0f) << "n=" << n << " i=" << i;
-    }
-}
-
-TEST(Softmax, ExpAccuracyOverTheWholeRange) {
-    // Two-element rows {v, 0} exercise e^(v - max) for v across the float exp range.
-    for (float v = -100.0f; v <= 100.0f; v += 0.37f) {
-        const float x[2] = {v, 0.0f};
-        float got[2], want[2];
-        softmax_row_f32(x, 2, got);
-        softmax_row_f32_ref(x, 2, want);
-        EXPECT_TRUE(test::allclose(got, want, 2, 4e-6, 1e-37)) << "v=" << v;
-    }
 }
 
 TEST(LogSoftmax, MatchesReferenceInPlaceWithMaskedEntries) {
@@ -153,12 +112,12 @@ TEST(Activations, GeluMatchesReference) {
 TEST(RowKernels, ComparisonCatchesWrongValues) {
     std::mt19937 rng(7);
     const std::vector<float> x = random_vec(33, -4, 4, rng);
-    std::vector<float> got(33), want(33);
-    softmax_row_f32(x.data(), 33, got.data());
-    softmax_row_f32_ref(x.data(), 33, want.data());
-    ASSERT_TRUE(test::allclose(got, want, 2e-6, 1e-9));
-    got[32] *= 1.0001f;
-    EXPECT_FALSE(test::allclose(got, want, 2e-6, 1e-9));
+    std::vector<float> got = x, want = x;
+    gelu_f32(got.data(), got.size());
+    gelu_f32_ref(want.data(), want.size());
+    ASSERT_TRUE(test::allclose(got, want, 1e-5, 1e-6));
+    got[32] += 1e-3f;
+    EXPECT_FALSE(test::allclose(got, want, 1e-5, 1e-6));
     std::vector<float> g = x, w = x;
     gelu_f32(g.data(), g.size());
     relu_f32_ref(w.data(), w.size());  // the wrong activation must not pass for gelu

@@ -140,16 +140,6 @@ void drive(int M, int n, int K, const float* a, int lda, Panels src, const float
     }
 }
 
-/// [x0, x1, x2, x3] -> [Σx0, Σx1, Σx2, Σx3] (horizontal sums of four vectors at once).
-inline v128_t hsum4(v128_t x0, v128_t x1, v128_t x2, v128_t x3) {
-    const v128_t s01 = wasm_f32x4_add(wasm_i32x4_shuffle(x0, x1, 0, 2, 4, 6),
-                                      wasm_i32x4_shuffle(x0, x1, 1, 3, 5, 7));
-    const v128_t s23 = wasm_f32x4_add(wasm_i32x4_shuffle(x2, x3, 0, 2, 4, 6),
-                                      wasm_i32x4_shuffle(x2, x3, 1, 3, 5, 7));
-    return wasm_f32x4_add(wasm_i32x4_shuffle(s01, s23, 0, 2, 4, 6),
-                          wasm_i32x4_shuffle(s01, s23, 1, 3, 5, 7));
-}
-
 /// C[MR, NC] = rows of A · rows of B (NC = 4 or 1), k vectorised by 4 with a scalar K tail.
 template <int MR, int NC>
 inline void dot_tile(int K, const float* a, int lda, const float* b, int ldb, const float* bias,
@@ -172,10 +162,10 @@ inline void dot_tile(int K, const float* a, int lda, const float* b, int ldb, co
         float* cr = c + ptrdiff_t(r) * ldc;
         float sum[NC];
         if constexpr (NC == 4) {
-            wasm_v128_store(sum, hsum4(acc[r][0], acc[r][1], acc[r][2], acc[r][3]));
+            wasm_v128_store(sum, sum_lanes(acc[r][0], acc[r][1], acc[r][2], acc[r][3]));
         } else {
-            sum[0] = wasm_f32x4_extract_lane(acc[r][0], 0) + wasm_f32x4_extract_lane(acc[r][0], 1) +
-                     wasm_f32x4_extract_lane(acc[r][0], 2) + wasm_f32x4_extract_lane(acc[r][0], 3);
+            const v128_t a = acc[r][0];
+            sum[0] = wasm_f32x4_extract_lane(sum_lanes(a, a, a, a), 0);
         }
         for (int j = 0; j < NC; ++j) {
             const float* bj = b + ptrdiff_t(j) * ldb;

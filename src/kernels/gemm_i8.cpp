@@ -15,26 +15,6 @@ using std::ptrdiff_t;
 
 constexpr int kPanelBytesPerK = kI8PanelRows;  // a panel holds 4 bytes per k
 
-/// [Σa0, Σa1, Σa2, Σa3]: the four lanes of each accumulator summed (a 4×4 transpose-add).
-inline v128_t sum_lanes(v128_t a0, v128_t a1, v128_t a2, v128_t a3) {
-    const v128_t t0 = wasm_i32x4_add(wasm_i32x4_shuffle(a0, a1, 0, 4, 1, 5),
-                                     wasm_i32x4_shuffle(a0, a1, 2, 6, 3, 7));
-    const v128_t t1 = wasm_i32x4_add(wasm_i32x4_shuffle(a2, a3, 0, 4, 1, 5),
-                                     wasm_i32x4_shuffle(a2, a3, 2, 6, 3, 7));
-    return wasm_i32x4_add(wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5),
-                          wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7));
-}
-
-/// The same for f32 lanes.
-inline v128_t sum_lanes_f32(v128_t a0, v128_t a1, v128_t a2, v128_t a3) {
-    const v128_t t0 = wasm_f32x4_add(wasm_i32x4_shuffle(a0, a1, 0, 4, 1, 5),
-                                     wasm_i32x4_shuffle(a0, a1, 2, 6, 3, 7));
-    const v128_t t1 = wasm_f32x4_add(wasm_i32x4_shuffle(a2, a3, 0, 4, 1, 5),
-                                     wasm_i32x4_shuffle(a2, a3, 2, 6, 3, 7));
-    return wasm_f32x4_add(wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5),
-                          wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7));
-}
-
 /// Writes 4 columns (nc ≤ 4 of them valid): v · scale + bias.
 inline void store4(v128_t sum, v128_t scale, const float* bias, int nc, float* c) {
     v128_t v = wasm_f32x4_mul(sum, scale);
@@ -88,8 +68,8 @@ inline void tile_i16i8(int Kp, const std::int16_t* qa, int ldq, const float* a_s
         for (int r = 0; r < MR; ++r)
             for (int p = 0; p < NP; ++p)
                 sum[r][p] = wasm_f32x4_add(
-                    sum[r][p], wasm_f32x4_convert_i32x4(sum_lanes(acc[r][p][0], acc[r][p][1],
-                                                                  acc[r][p][2], acc[r][p][3])));
+                    sum[r][p], wasm_f32x4_convert_i32x4(sum_lanes<std::int32_t>(
+                                   acc[r][p][0], acc[r][p][1], acc[r][p][2], acc[r][p][3])));
     }
     for (int r = 0; r < MR; ++r)
         for (int p = 0; p < NP; ++p) {
@@ -225,7 +205,7 @@ void gemm_f32i8_simd128(int M, int N, int K, const float* a, int lda, const std:
                 }
             }
             const int nc = std::min(kI8PanelRows, N - p * kI8PanelRows);
-            store4(sum_lanes_f32(acc[0], acc[1], acc[2], acc[3]), wasm_v128_load(w_scales + 4 * p),
+            store4(sum_lanes(acc[0], acc[1], acc[2], acc[3]), wasm_v128_load(w_scales + 4 * p),
                    bias ? bias + 4 * p : nullptr, nc, c + std::size_t(m) * ldc + 4 * p);
         }
     }

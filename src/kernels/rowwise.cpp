@@ -1,4 +1,4 @@
-// Row kernels (softmax, layer norm, relu, gelu) in SIMD128 with scalar references beside them.
+// Row kernels (log-softmax, layer norm, relu, gelu) in SIMD128 with scalar references beside them.
 // The vector exp and erf are polynomial approximations good to a few float ulps; no allocation.
 #include "kernels/rowwise.h"
 
@@ -10,11 +10,6 @@
 
 namespace heed::kernels {
 namespace {
-
-inline float hsum(v128_t v) {
-    return (wasm_f32x4_extract_lane(v, 0) + wasm_f32x4_extract_lane(v, 1)) +
-           (wasm_f32x4_extract_lane(v, 2) + wasm_f32x4_extract_lane(v, 3));
-}
 
 inline float hmax(v128_t v) {
     return std::max(std::max(wasm_f32x4_extract_lane(v, 0), wasm_f32x4_extract_lane(v, 1)),
@@ -69,38 +64,6 @@ inline v128_t gelu_f32x4(v128_t x) {
 
 }  // namespace
 
-void softmax_row_f32(const float* x, int n, float* y) noexcept {
-    int i = 0;
-    v128_t vmax = wasm_f32x4_splat(-std::numeric_limits<float>::infinity());
-    for (; i + 4 <= n; i += 4) vmax = wasm_f32x4_max(vmax, wasm_v128_load(x + i));
-    float m = hmax(vmax);
-    for (; i < n; ++i) m = std::max(m, x[i]);
-
-    const v128_t vm = wasm_f32x4_splat(m);
-    v128_t vsum = wasm_f32x4_splat(0.0f);
-    for (i = 0; i + 4 <= n; i += 4) {
-        const v128_t e = exp_f32x4(wasm_f32x4_sub(wasm_v128_load(x + i), vm));
-        wasm_v128_store(y + i, e);
-        vsum = wasm_f32x4_add(vsum, e);
-    }
-    float sum = hsum(vsum);
-    for (; i < n; ++i) sum += (y[i] = std::exp(x[i] - m));
-
-    const float inv = 1.0f / sum;
-    const v128_t vinv = wasm_f32x4_splat(inv);
-    for (i = 0; i + 4 <= n; i += 4)
-        wasm_v128_store(y + i, wasm_f32x4_mul(wasm_v128_load(y + i), vinv));
-    for (; i < n; ++i) y[i] *= inv;
-}
-
-void softmax_row_f32_ref(const float* x, int n, float* y) {
-    float m = -std::numeric_limits<float>::infinity();
-    for (int i = 0; i < n; ++i) m = std::max(m, x[i]);
-    double sum = 0;
-    for (int i = 0; i < n; ++i) sum += (y[i] = std::exp(x[i] - m));
-    for (int i = 0; i < n; ++i) y[i] = float(y[i] / sum);
-}
-
 void log_softmax_row_f32(const float* x, int n, float* y) noexcept {
     int i = 0;
     v128_t vmax = wasm_f32x4_splat(-std::numeric_limits<float>::infinity());
@@ -112,7 +75,7 @@ void log_softmax_row_f32(const float* x, int n, float* y) noexcept {
     v128_t vsum = wasm_f32x4_splat(0.0f);
     for (i = 0; i + 4 <= n; i += 4)
         vsum = wasm_f32x4_add(vsum, exp_f32x4(wasm_f32x4_sub(wasm_v128_load(x + i), vm)));
-    float sum = hsum(vsum);
+    float sum = wasm_f32x4_extract_lane(sum_lanes(vsum, vsum, vsum, vsum), 0);
     for (; i < n; ++i) sum += std::exp(x[i] - m);
 
     const float lse = m + std::log(sum);
@@ -136,7 +99,7 @@ void layer_norm_row_f32(const float* x, int d, const float* gamma, const float* 
     int i = 0;
     v128_t vs = wasm_f32x4_splat(0.0f);
     for (; i + 4 <= d; i += 4) vs = wasm_f32x4_add(vs, wasm_v128_load(x + i));
-    float s = hsum(vs);
+    float s = wasm_f32x4_extract_lane(sum_lanes(vs, vs, vs, vs), 0);
     for (; i < d; ++i) s += x[i];
     const float mean = s / float(d);
 
@@ -146,7 +109,7 @@ void layer_norm_row_f32(const float* x, int d, const float* gamma, const float* 
         const v128_t c = wasm_f32x4_sub(wasm_v128_load(x + i), vmean);
         vq = wasm_f32x4_add(vq, wasm_f32x4_mul(c, c));
     }
-    float q = hsum(vq);
+    float q = wasm_f32x4_extract_lane(sum_lanes(vq, vq, vq, vq), 0);
     for (; i < d; ++i) q += (x[i] - mean) * (x[i] - mean);
     const float inv = 1.0f / std::sqrt(q / float(d) + eps);
 

@@ -1,4 +1,4 @@
-// Row kernels of the transformer block: softmax, layer normalisation, relu and gelu over
+// Row kernels of the transformer block: log-softmax, layer normalisation, relu and gelu over
 // contiguous floats, each with its scalar reference. Raw pointers only: no allocation, no
 // xtensor, no masking or scaling policy (callers in ops/ own those).
 #pragma once
@@ -6,12 +6,6 @@
 #include <cstddef>
 
 namespace heed::kernels {
-
-/// y[i] = exp(x[i] - max x) / Σ exp(x - max x) over `n` >= 1 values with at least one finite
-/// one; -inf entries (masked keys) come out exactly 0. `y` may alias `x`. SIMD128.
-void softmax_row_f32(const float* x, int n, float* y) noexcept;
-/// Scalar reference for softmax_row_f32 (std::exp, double sum).
-void softmax_row_f32_ref(const float* x, int n, float* y);
 
 /// y[i] = x[i] - max x - log Σ exp(x - max x) (log-softmax) over `n` >= 1 values with at
 /// least one finite one, in place allowed: the decoder's log-probabilities, without storing
