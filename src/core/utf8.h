@@ -1,4 +1,6 @@
-// UTF-8 validation for user text (RFC 3629: no overlongs, no surrogates, max U+10FFFF).
+// UTF-8 decoding for user text, model strings and byte pieces (RFC 3629: no overlongs, no
+// surrogates, max U+10FFFF): the one decoder every layer steps through a string with, and the
+// validity check built on it. Not a Unicode library (no classes, no normalisation).
 #pragma once
 
 #include <cstddef>
@@ -6,29 +8,53 @@
 
 namespace heed {
 
+/// One character read from UTF-8.
+struct Utf8Char {
+    char32_t cp;         ///< the code point; U+FFFD when !valid
+    std::size_t length;  ///< bytes it takes, 1..4; 1 when !valid
+    bool valid;          ///< false: the byte starts no valid sequence (malformed, cut short,
+                         ///< overlong, a surrogate or above U+10FFFF)
+};
+
+/// Decodes the character starting at byte `at` (< s.size()) of `s`. Step through a string with
+/// `for (std::size_t i = 0; i < s.size(); i += c.length) { const Utf8Char c = ... }`; an
+/// invalid byte is skipped alone, as sentencepiece and the WHATWG decoder's U+FFFD do.
+inline Utf8Char decode_utf8(std::string_view s, std::size_t at = 0) {
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data()) + at;
+    const Utf8Char bad{0xFFFD, 1, false};
+    const unsigned char c = p[0];
+    if (c < 0x80) return {c, 1, true};
+    std::size_t len;
+    char32_t cp;
+    if ((c & 0xE0) == 0xC0) {
+        len = 2;
+        cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+        len = 3;
+        cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+        len = 4;
+        cp = c & 0x07;
+    } else {
+        return bad;  // a continuation byte, or F8..FF
+    }
+    if (len > s.size() - at) return bad;
+    for (std::size_t k = 1; k < len; ++k) {
+        if ((p[k] & 0xC0) != 0x80) return bad;
+        cp = (cp << 6) | (p[k] & 0x3F);
+    }
+    const bool overlong =
+        (len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+    if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return bad;
+    return {cp, len, true};
+}
+
 /// Returns the byte offset of the first invalid sequence, or npos when `s` is valid UTF-8.
 inline std::size_t find_invalid_utf8(std::string_view s) {
-    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-    const std::size_t n = s.size();
-    std::size_t i = 0;
-    while (i < n) {
-        const unsigned char c = p[i];
-        std::size_t len;
-        unsigned int cp;
-        if (c < 0x80) { ++i; continue; }
-        if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; }
-        else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; }
-        else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; }
-        else return i;
-        if (i + len > n) return i;
-        for (std::size_t k = 1; k < len; ++k) {
-            if ((p[i + k] & 0xC0) != 0x80) return i;
-            cp = (cp << 6) | (p[i + k] & 0x3F);
-        }
-        const bool overlong = (len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
-                              (len == 4 && cp < 0x10000);
-        if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
-        i += len;
+    for (std::size_t i = 0; i < s.size();) {
+        const Utf8Char c = decode_utf8(s, i);
+        if (!c.valid) return i;
+        i += c.length;
     }
     return std::string_view::npos;
 }

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "core/utf8.h"
 
 namespace heed {
 namespace {
@@ -21,46 +22,12 @@ inline std::uint32_t unit_value(std::uint32_t u) { return u & 0x7FFFFFFFu; }
 inline std::uint32_t unit_label(std::uint32_t u) { return u & (0x80000000u | 0xFFu); }
 inline std::uint32_t unit_offset(std::uint32_t u) { return (u >> 10) << ((u & (1u << 9)) >> 6); }
 
-bool is_trail_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
-bool is_valid_codepoint(std::uint32_t c) { return c < 0xD800 || (c >= 0xE000 && c <= 0x10FFFF); }
-
 bool ends_with(const std::string& s, std::string_view suffix) {
     return s.size() >= suffix.size() &&
            std::memcmp(s.data() + s.size() - suffix.size(), suffix.data(), suffix.size()) == 0;
 }
 
 }  // namespace
-
-bool decode_utf8_char(std::string_view t, std::size_t* length) {
-    const auto b0 = static_cast<unsigned char>(t[0]);
-    *length = 1;
-    if (b0 < 0x80) return true;
-    auto bits = [&](std::size_t i) {
-        return std::uint32_t(static_cast<unsigned char>(t[i]) & 0x3F);
-    };
-    if (t.size() >= 2 && (b0 & 0xE0) == 0xC0) {
-        const std::uint32_t cp = (std::uint32_t(b0 & 0x1F) << 6) | bits(1);
-        if (is_trail_byte(t[1]) && cp >= 0x80 && is_valid_codepoint(cp)) {
-            *length = 2;
-            return true;
-        }
-    } else if (t.size() >= 3 && (b0 & 0xF0) == 0xE0) {
-        const std::uint32_t cp = (std::uint32_t(b0 & 0x0F) << 12) | (bits(1) << 6) | bits(2);
-        if (is_trail_byte(t[1]) && is_trail_byte(t[2]) && cp >= 0x800 && is_valid_codepoint(cp)) {
-            *length = 3;
-            return true;
-        }
-    } else if (t.size() >= 4 && (b0 & 0xF8) == 0xF0) {
-        const std::uint32_t cp =
-            (std::uint32_t(b0 & 0x07) << 18) | (bits(1) << 12) | (bits(2) << 6) | bits(3);
-        if (is_trail_byte(t[1]) && is_trail_byte(t[2]) && is_trail_byte(t[3]) && cp >= 0x10000 &&
-            is_valid_codepoint(cp)) {
-            *length = 4;
-            return true;
-        }
-    }
-    return false;
-}
 
 // ---------------------------------------------------------------------------------------------
 // CharsMap
@@ -162,14 +129,10 @@ std::size_t Normalizer::normalize_prefix(std::string_view text, std::string_view
         }
     }
     if (const std::size_t len = map_.longest_match(text, out)) return len;
-    std::size_t len;
-    if (!decode_utf8_char(text, &len)) {
-        // why: sentencepiece maps a malformed byte to U+FFFD but consumes only that byte
-        *out = kReplacementChar;
-        return 1;
-    }
-    *out = text.substr(0, len);
-    return len;
+    const Utf8Char c = decode_utf8(text);
+    // why: sentencepiece maps a malformed byte to U+FFFD but consumes only that byte
+    *out = c.valid ? text.substr(0, c.length) : kReplacementChar;
+    return c.length;
 }
 
 std::string Normalizer::normalize(std::string_view input) const {

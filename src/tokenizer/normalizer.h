@@ -74,8 +74,4 @@ inline int utf8_char_length(char lead) {
     return "\1\1\1\1\1\1\1\1\1\1\1\1\2\2\3\4"[static_cast<unsigned char>(lead) >> 4];
 }
 
-/// Decodes one UTF-8 character at the start of non-empty `text` and sets *length; returns
-/// false (with *length = 1) for a malformed, overlong or surrogate sequence.
-bool decode_utf8_char(std::string_view text, std::size_t* length);
-
 }  // namespace heed

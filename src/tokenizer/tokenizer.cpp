@@ -449,14 +449,11 @@ std::string Tokenizer::decode(const std::vector<int>& ids) const {
     std::string text;
     std::string pending_bytes;  // consecutive <0xXX> pieces, decoded together as UTF-8
     auto flush_bytes = [&] {
-        std::string_view rest = pending_bytes;
-        while (!rest.empty()) {
-            std::size_t len;
-            if (decode_utf8_char(rest, &len))
-                text.append(rest.substr(0, len));
-            else
-                text.append(kReplacementChar);
-            rest.remove_prefix(len);
+        const std::string_view bytes = pending_bytes;
+        for (std::size_t i = 0; i < bytes.size();) {
+            const Utf8Char c = decode_utf8(bytes, i);
+            text.append(c.valid ? bytes.substr(i, c.length) : kReplacementChar);
+            i += c.length;
         }
         pending_bytes.clear();
     };

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/utf8.h"
+
 namespace heed {
 namespace {
 
@@ -15,32 +17,15 @@ struct Char {
     std::size_t at;
 };
 
-/// Decodes UTF-8; a byte that starts no valid sequence becomes one "letter" (U+FFFD).
+/// Decodes UTF-8 (core/utf8.h); a byte that starts no valid sequence becomes one "letter"
+/// (U+FFFD).
 std::vector<Char> decode(std::string_view s) {
     std::vector<Char> out;
     out.reserve(s.size());
-    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const unsigned char c = p[i];
-        std::size_t len = c < 0x80             ? 1
-                          : (c & 0xE0) == 0xC0 ? 2
-                          : (c & 0xF0) == 0xE0 ? 3
-                          : (c & 0xF8) == 0xF0 ? 4
-                                               : 0;
-        char32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
-        bool ok = len > 0 && i + len <= s.size();
-        for (std::size_t k = 1; ok && k < len; ++k) {
-            ok = (p[i + k] & 0xC0) == 0x80;
-            cp = (cp << 6) | (p[i + k] & 0x3F);
-        }
-        if (!ok) {
-            out.push_back({0xFFFD, i});
-            ++i;
-            continue;
-        }
-        out.push_back({cp, i});
-        i += len;
+    for (std::size_t i = 0; i < s.size();) {
+        const Utf8Char c = decode_utf8(s, i);
+        out.push_back({c.cp, i});
+        i += c.length;
     }
     return out;
 }
