@@ -5,6 +5,7 @@
 // `--no-liftoff` (optimizing tier only) for the ceiling. Not a test: it prints, it asserts nothing.
 //
 //   node scripts/bench.mjs [--model PATH] [--seconds S] [--skip-native] [--skip-gemm]
+//   (the GEMM table needs the bench-only module: bash scripts/build-wasm.sh --bench)
 //   (internal) --gemm-json: print only the GEMM table as JSON (used for the --no-liftoff run)
 
 import { execFileSync } from 'node:child_process';
@@ -12,7 +13,7 @@ import { existsSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SENTENCES, WORDS } from '../bench/sentences.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -218,11 +219,18 @@ function nativeTranslation() {
   return { rows, cli: path.relative(ROOT, cli) };
 }
 
-/** The engine module itself (not the public API): its LinearBench fixture times the GEMM. */
+/**
+ * The bench-only module (`bash scripts/build-wasm.sh --bench`, in BUILD_DIR, default build-wasm;
+ * not the shipped heed.wasm): its LinearBench fixture times the GEMM.
+ */
 async function loadCore() {
-  const { default: createHeedCore } = await import('../web/lib/heed-core.mjs');
-  const wasmBinary = await readFile(path.join(ROOT, 'web', 'lib', 'heed.wasm'));
-  return createHeedCore({ wasmBinary });
+  const dir = path.resolve(ROOT, process.env.BUILD_DIR || 'build-wasm');
+  const loader = path.join(dir, 'heed-bench.mjs');
+  if (!existsSync(loader))
+    throw new Error(`${loader} not found: build it with bash scripts/build-wasm.sh --bench`);
+  const { default: createHeedBench } = await import(pathToFileURL(loader).href);
+  const wasmBinary = await readFile(path.join(dir, 'heed-bench.wasm'));
+  return createHeedBench({ wasmBinary });
 }
 
 /** The linear layers of one encoder/decoder layer and the output projection. */

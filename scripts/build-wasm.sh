@@ -7,7 +7,18 @@
 #
 #   bash scripts/build-wasm.sh            # BUILD_DIR (default build-wasm), JOBS (default 1),
 #                                         # HEED_HEADER_ROOT (default /usr/include; as in CMake)
+#   bash scripts/build-wasm.sh --bench    # also the bench-only module BUILD_DIR/heed-bench.mjs +
+#                                         # heed-bench.wasm (LinearBench, for scripts/bench.mjs
+#                                         # and bench/ort); never copied to web/lib
 set -euo pipefail
+
+bench=0
+for arg in "$@"; do
+  case "$arg" in
+    --bench) bench=1 ;;
+    *) echo "build-wasm: unknown argument '$arg' (expected --bench)" >&2; exit 2 ;;
+  esac
+done
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build-wasm}"
@@ -32,6 +43,9 @@ export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
 emcmake cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHEED_TESTS=OFF \
   -DHEED_HEADER_ROOT="$build/include" >/dev/null
 cmake --build "$build" --target heed-core -j "$jobs"
+if [ "$bench" = 1 ]; then
+  cmake --build "$build" --target heed-bench -j "$jobs"
+fi
 
 # the pthreads build: same sources, compiled with -pthread in a build folder of its own
 mkdir -p "$build-mt"
@@ -59,3 +73,6 @@ for wasm in web/lib/heed.wasm web/lib/mt/heed-mt.wasm; do
   gz=$(gzip -9 -c "$root/$wasm" | wc -c)
   echo "build-wasm: $wasm ($raw bytes, $gz gzipped)"
 done
+if [ "$bench" = 1 ]; then
+  echo "build-wasm: bench module $build/heed-bench.mjs ($(wc -c < "$build/heed-bench.wasm") bytes of wasm)"
+fi

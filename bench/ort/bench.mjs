@@ -5,6 +5,7 @@
 //
 //   npm install --prefix bench/ort                      # once: onnxruntime-web, pinned
 //   /usr/bin/python3 -m bench.ort.export_onnx           # once per model: writes bench/ort/onnx/
+//   bash scripts/build-wasm.sh --bench                  # for the GEMM part: the bench module
 //   node bench/ort/bench.mjs [--onnx DIR] [--rounds N] [--skip-gemm] [--json]
 //   (--json: the greedy figures also as one last line "JSON {...}", read by npm run bench)
 //
@@ -39,7 +40,7 @@ import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as ort from 'onnxruntime-web';
 import { loadTranslator } from '../../web/lib/heed.js';
 import { SENTENCES, WORDS } from '../sentences.mjs';
@@ -138,10 +139,15 @@ class OrtKvCache {
 
 // ---- GEMM ----
 
-async function loadHeedCore() {
-  const { default: createHeedCore } = await import('../../web/lib/heed-core.mjs');
-  const wasmBinary = await readFile(path.join(ROOT, 'web', 'lib', 'heed.wasm'));
-  return createHeedCore({ wasmBinary });
+/** The bench-only module with LinearBench (`bash scripts/build-wasm.sh --bench`; BUILD_DIR). */
+async function loadHeedBench() {
+  const dir = path.resolve(ROOT, process.env.BUILD_DIR || 'build-wasm');
+  const loader = path.join(dir, 'heed-bench.mjs');
+  if (!existsSync(loader))
+    throw new Error(`${loader} not found: build it with bash scripts/build-wasm.sh --bench`);
+  const { default: createHeedBench } = await import(pathToFileURL(loader).href);
+  const wasmBinary = await readFile(path.join(dir, 'heed-bench.wasm'));
+  return createHeedBench({ wasmBinary });
 }
 
 /** Seconds per call of `call` over `reps` calls (awaited: ORT's run() is async). */
@@ -161,7 +167,7 @@ async function warm(call, ms) {
 const GEMM_TRIALS = 7;
 
 async function gemm(manifest, sessionOptions) {
-  const core = await loadHeedCore();
+  const core = await loadHeedBench();
   const shapes = [
     { what: 'decode step logits', M: 1, K: 256, N: 8000 },
     { what: 'decode step ffn up', M: 1, K: 256, N: 1024 },

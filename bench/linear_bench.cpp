@@ -1,5 +1,5 @@
 // The GEMM benchmark fixture: owns x, y and the packed layer; run() is the timed work.
-#include "translator/linear_bench.h"
+#include "linear_bench.h"
 
 #include <algorithm>
 #include <cmath>

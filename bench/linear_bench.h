@@ -1,5 +1,6 @@
 // A benchmark fixture: the model's linear layer (y = x·Wᵀ + b, W packed once) on seeded random
-// data, for timing the GEMM from JavaScript (scripts/bench.mjs, bench/ort). Not used to translate.
+// data, for timing the GEMM from JavaScript (scripts/bench.mjs, bench/ort) through the bench-only
+// module (bench/linear_bench_module.cpp). Not used to translate; not in the shipped heed.wasm.
 #pragma once
 
 #include <memory>
