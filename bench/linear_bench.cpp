@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "ops/linear.h"
+#include "ops/packed_linear.h"
 
 namespace heed {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "ops/linear.h"
 #include "ops/matmul.h"
+#include "ops/packed_linear.h"
 #include "test_util.h"
 
 namespace heed {

@@ -12,8 +12,8 @@
 
 #include "attention_goldens.h"
 #include "ops/attention.h"
-#include "ops/linear.h"
 #include "ops/matmul.h"
+#include "ops/packed_linear.h"
 #include "test_util.h"
 
 namespace heed {

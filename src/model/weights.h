@@ -7,7 +7,7 @@
 #include "model/config.h"
 #include "model/shortlist.h"
 #include "ops/layer_norm.h"
-#include "ops/linear.h"
+#include "ops/packed_linear.h"
 
 namespace heed {
 

@@ -1,5 +1,5 @@
 // Matrix products over xtensor containers and raw strided buffers (the linear layer with
-// weights packed at load is ops/linear.h).
+// weights packed at load is ops/packed_linear.h).
 // The arithmetic lives in kernels/ (SIMD GEMM); this layer only shapes and dispatches.
 #pragma once
 

@@ -5,7 +5,7 @@
 
 #include "core/tensor.h"
 #include "ops/attention.h"
-#include "ops/linear.h"
+#include "ops/packed_linear.h"
 #include "ops/matmul.h"
 
 namespace heed {

@@ -1,5 +1,5 @@
 // The packed linear layer: packing at load, the choice of kernel, row look-up and selection.
-#include "ops/linear.h"
+#include "ops/packed_linear.h"
 
 #include <cstddef>
 
