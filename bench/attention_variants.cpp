@@ -122,8 +122,7 @@ int main(int argc, char** argv) {
                 a.q = heed::columns(q, 0, d);
                 a.k = heed::columns(k, 0, d);
                 a.v = heed::columns(v, 0, d);
-                a.kind = iv.linear.kind == heed::LinearKind::Favor ? heed::FeatureKind::Favor
-                                                                   : heed::FeatureKind::Elu;
+                a.kind = iv.linear.kind;
                 a.omega = iv.linear.features == 64 ? &omega64 : &omega256;
                 a.scale = 0.125f;
                 scratch.resize(heed::linear_head_scratch(a));

@@ -22,7 +22,6 @@
 namespace {
 
 using heed::AttentionBlock;
-using heed::FeatureKind;
 using heed::LinearKind;
 using heed::Mat;
 
@@ -37,7 +36,7 @@ Mat random_mat(int rows, int cols, std::uint32_t seed, float sd = 1.0f) {
 heed::RowsView view(const Mat& m) { return heed::columns(m, 0, int(m.shape(1))); }
 
 /// One head's output through the linear path.
-Mat linear_out(const Mat& q, const Mat& k, const Mat& v, FeatureKind kind, const Mat* omega,
+Mat linear_out(const Mat& q, const Mat& k, const Mat& v, LinearKind kind, const Mat* omega,
                float scale, bool causal, Mat* weights = nullptr) {
     heed::LinearHeadAttention a;
     a.q = view(q);
@@ -148,7 +147,7 @@ TEST(Favor, OutputErrorShrinksWithFeatures) {
         double e = 0;
         for (int s = 0; s < 8; ++s) {
             const Mat omega = heed::draw_favor_projection(r, d, 50 + s);
-            e += rel_error(linear_out(q, k, v, FeatureKind::Favor, &omega, scale, false), exact);
+            e += rel_error(linear_out(q, k, v, LinearKind::Favor, &omega, scale, false), exact);
         }
         errors.push_back(e / 8);
     }
@@ -183,7 +182,7 @@ TEST(Favor, StabiliserKeepsTheEstimate) {
         }
     }
     Mat weights;
-    const Mat got = linear_out(q, k, v, FeatureKind::Favor, &omega, scale, false, &weights);
+    const Mat got = linear_out(q, k, v, LinearKind::Favor, &omega, scale, false, &weights);
     EXPECT_ALLCLOSE(got, want, 1e-3, 1e-5);
     EXPECT_ALLCLOSE(weights, want_w, 1e-3, 1e-6);
 }
@@ -197,7 +196,7 @@ TEST(LinearHead, EluIsTheLinearAttentionOp) {
             const Mat v = random_mat(Lk, 5, 23);
             const heed::AttentionResult want = heed::linear_attention(q, k, v, causal);
             Mat weights;
-            const Mat got = linear_out(q, k, v, FeatureKind::Elu, nullptr, 1.0f, causal, &weights);
+            const Mat got = linear_out(q, k, v, LinearKind::Elu, nullptr, 1.0f, causal, &weights);
             EXPECT_ALLCLOSE(got, want.output, 1e-4, 1e-6) << Lq << "x" << Lk << " " << causal;
             EXPECT_ALLCLOSE(weights, want.weights, 1e-4, 1e-6) << Lq << "x" << Lk;
         }
@@ -208,7 +207,7 @@ TEST(LinearHead, CausalPrefixSumsAreTheNonCausalFormulaOnEachPrefix) {
     const int L = 11, d = 8, r = 64;
     const Mat q = random_mat(L, d, 31), k = random_mat(L, d, 32), v = random_mat(L, d, 33);
     const Mat omega = heed::draw_favor_projection(r, d, 4);
-    for (FeatureKind kind : {FeatureKind::Favor, FeatureKind::Elu}) {
+    for (LinearKind kind : {LinearKind::Favor, LinearKind::Elu}) {
         const Mat causal = linear_out(q, k, v, kind, &omega, 0.35f, true);
         for (int i = 0; i < L; ++i) {
             const Mat qi = xt::view(q, xt::range(i, i + 1), xt::all());
@@ -228,7 +227,7 @@ TEST(LinearHead, StreamingStateEqualsTheBatchCausalPath) {
     const Mat q = random_mat(L, d, 41, 1.5f), k = random_mat(L, d, 42, 1.5f);
     const Mat v = random_mat(L, d, 43);
     const Mat omega = heed::draw_favor_projection(r, d, 5);
-    const Mat want = linear_out(q, k, v, FeatureKind::Favor, &omega, 0.35f, true);
+    const Mat want = linear_out(q, k, v, LinearKind::Favor, &omega, 0.35f, true);
     std::vector<float> state(heed::linear_state_size(r, d)), f(r), out(d);
     heed::linear_state_reset(state.data(), r, d, -INFINITY);
     for (int t = 0; t < L; ++t) {

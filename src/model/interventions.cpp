@@ -4,20 +4,9 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "core/splitmix64.h"
+
 namespace heed {
-namespace {
-
-/// A well-mixed 64-bit hash (splitmix64's finaliser): the random blocks of a query block depend
-/// only on (seed, query block, draw), so a one-query decoder step sees the same pattern as the
-/// whole matrix would.
-std::uint64_t mix(std::uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
-}  // namespace
 
 std::vector<std::uint8_t> key_mask(const Interventions& iv, int first, int Lq, int Lk, bool cross) {
     if (!iv.masks_keys()) return {};
@@ -39,8 +28,10 @@ std::vector<std::uint8_t> key_mask(const Interventions& iv, int first, int Lq, i
         }
         row[0] = row[Lk - 1] = 0;  // global keys
         for (int r = 0; r < sp.random_blocks && key_blocks > 0; ++r) {
-            const std::uint64_t h =
-                mix(mix(sp.seed) ^ mix(std::uint64_t(pos / block) * 1000003u + r));
+            // why: a hash of (seed, query block, draw) alone, so a one-query decoder step sees
+            // the same pattern as the whole matrix would
+            const std::uint64_t h = splitmix64(
+                splitmix64(sp.seed) ^ splitmix64(std::uint64_t(pos / block) * 1000003u + r));
             const int kb = int(h % std::uint64_t(key_blocks));
             for (int j = kb * block; j < std::min(Lk, (kb + 1) * block); ++j) row[j] = 0;
         }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/explanation.h"
+#include "ops/attention_kinds.h"  // LinearKind
 
 namespace heed {
 
@@ -30,9 +31,6 @@ struct SparsePattern {
     int block = 4;
     std::uint32_t seed = 1;
 };
-
-/// Which kernel replaces the softmax when linear attention is on.
-enum class LinearKind { None, Favor, Elu };
 
 /// Linear attention as surgery on the trained weights (model/linear_surgery.h): every block —
 /// encoder self-, decoder self- (causal, through running sums) and cross-attention — computes

@@ -12,14 +12,14 @@ namespace heed {
 
 Mat favor_projection(const LinearAttention& linear, AttentionBlock block, int layer, int Dh) {
     if (linear.kind != LinearKind::Favor) return Mat();
-    const std::uint64_t salt = mix64(std::uint64_t(block) * 1000003u + std::uint64_t(layer));
-    return draw_favor_projection(linear.features, Dh, mix64(linear.seed) ^ salt);
+    const std::uint64_t salt = splitmix64(std::uint64_t(block) * 1000003u + std::uint64_t(layer));
+    return draw_favor_projection(linear.features, Dh, splitmix64(linear.seed) ^ salt);
 }
 
 LinearHeadAttention linear_head_template(const LinearAttention& linear, const Mat* omega,
                                          float scale) {
     LinearHeadAttention a;
-    a.kind = linear.kind == LinearKind::Favor ? FeatureKind::Favor : FeatureKind::Elu;
+    a.kind = linear.kind;
     a.omega = omega;
     a.scale = scale;
     return a;
@@ -88,7 +88,7 @@ void LinearDecoder::self_step(int layer, int row, const float* qkv, float* out) 
         float* state = self_[layer].data() + (std::size_t(row) * heads_ + h) * per_head_;
         const float* v = qkv + 2 * D + h * dh_;
         a.k = {qkv + D + h * dh_, 1, dh_, 3 * D};  // [1, Dh] k_t
-        if (a.kind == FeatureKind::Favor) {
+        if (a.kind == LinearKind::Favor) {
             favor_log_features(a.k, *a.omega, a.scale, feat_.data());
             linear_state_add_log(state, r_, dh_, feat_.data(), v);
         } else {
@@ -138,7 +138,7 @@ void LinearDecoder::self_trace(int layer, int row, const float* q, const float* 
         a.k = {keys + std::size_t(t) * stride + h * dh_, 1, dh_, stride};        // [1, Dh]
         float* phi = features[t].data() + (std::size_t(row) * heads_ + h) * r_;  // [r]
         float shift = 0.0f;
-        if (a.kind == FeatureKind::Favor) {
+        if (a.kind == LinearKind::Favor) {
             favor_log_features(a.k, *a.omega, a.scale, phi);
             shift = max_of(phi, std::size_t(r_));
             exp_features(phi, std::size_t(r_), r_, shift);

@@ -1,5 +1,6 @@
-// The names of attention's variants, plain enums without tensors: the score functions and the
-// mask kinds. Shared by ops/attention.h and the lab's plain-data façade.
+// The names of attention's variants, plain enums without tensors: the score functions, the
+// mask kinds and the kernels of linear attention. Shared by ops/ (attention.h, linear_head.h),
+// the model's surgery options (model/interventions.h) and the lab's plain-data façade.
 #pragma once
 
 namespace heed {
@@ -19,6 +20,13 @@ enum class MaskKind {
     KeyPadding,   ///< only the key_padding vector applies
     LocalWindow,  ///< query i sees keys with |i + causal_offset - j| <= window
     Custom,       ///< custom[i, j] == 1 blocks the pair
+};
+
+/// Which feature map φ replaces exp(scale·qᵀk) in kernelised (linear) attention.
+enum class LinearKind {
+    None,   ///< softmax attention as trained (no linear attention)
+    Favor,  ///< FAVOR+ positive random features (Choromanski et al. 2021 §3, Lemma 1)
+    Elu,    ///< φ(x) = elu(x) + 1 (Katharopoulos et al. 2020 §3.2.1)
 };
 
 }  // namespace heed

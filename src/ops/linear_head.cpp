@@ -11,7 +11,7 @@
 namespace heed {
 
 int feature_count(const LinearHeadAttention& a) {
-    return a.kind == FeatureKind::Favor ? int(a.omega->shape(0)) : a.q.cols;
+    return a.kind == LinearKind::Favor ? int(a.omega->shape(0)) : a.q.cols;
 }
 
 std::size_t linear_state_size(int r, int dv) { return std::size_t(r) * (dv + 1) + 1; }
@@ -72,7 +72,7 @@ std::size_t linear_head_scratch(const LinearHeadAttention& a) {
 }
 
 void linear_query_features(const LinearHeadAttention& a, float* qf) noexcept {
-    if (a.kind == FeatureKind::Favor)
+    if (a.kind == LinearKind::Favor)
         favor_features(a.q, *a.omega, a.scale, /*per_row=*/true, qf);
     else
         elu_features(a.q, qf);
@@ -80,7 +80,7 @@ void linear_query_features(const LinearHeadAttention& a, float* qf) noexcept {
 
 void linear_key_features(const LinearHeadAttention& a, float* kf, float* state) noexcept {
     const int r = feature_count(a), dv = a.v.cols;
-    const float shift = a.kind == FeatureKind::Favor
+    const float shift = a.kind == LinearKind::Favor
                             ? favor_features(a.k, *a.omega, a.scale, /*per_row=*/false, kf)
                             : (elu_features(a.k, kf), 0.0f);
     if (!state) return;

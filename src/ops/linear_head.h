@@ -14,9 +14,10 @@ namespace heed {
 
 /// One head's problem: Attention(Q, K, V) with exp(scale·qᵀk) replaced by φ(q)ᵀφ(k)
 /// (Katharopoulos et al. 2020 §3.2, eq. 4–6; Choromanski et al. 2021 §3 for FAVOR+).
+/// `kind` is Favor or Elu, never None.
 struct LinearHeadAttention {
     RowsView q, k, v;  ///< [Lq, Dh], [Lk, Dh], [Lk, Dv]
-    FeatureKind kind = FeatureKind::Favor;
+    LinearKind kind = LinearKind::Favor;
     const Mat* omega = nullptr;  ///< FAVOR+: [r, Dh] from draw_favor_projection()
     float scale = 1.0f;          ///< FAVOR+: the softmax scale (temperature/√Dh) it estimates
     bool causal = false;         ///< query i sees keys j <= i + offset only

@@ -12,16 +12,9 @@
 
 namespace heed {
 
-std::uint64_t mix64(std::uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
 std::uint64_t GaussianSource::bits() {
-    state_ += 0x9E3779B97F4A7C15ull;
-    return mix64(state_);
+    state_ += kSplitmix64Gamma;
+    return splitmix64(state_);
 }
 
 // Box–Muller (polar-free form): two uniforms in (0, 1] give two independent N(0, 1) draws.
@@ -41,7 +34,7 @@ double GaussianSource::next() {
 
 Mat draw_favor_projection(int r, int d, std::uint64_t seed, bool orthogonal) {
     if (r < 1 || d < 1) throw Error("FAVOR+ needs at least one feature and one dimension");
-    GaussianSource g(mix64(seed));
+    GaussianSource g(splitmix64(seed));
     Mat omega = Mat::from_shape({std::size_t(r), std::size_t(d)});  // [r, d]
     std::vector<double> block(std::size_t(d) * d);                  // [d, d] rows
     for (int first = 0; first < r; first += d) {

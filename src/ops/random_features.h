@@ -5,13 +5,11 @@
 
 #include <cstdint>
 
+#include "core/splitmix64.h"
 #include "core/tensor.h"
 #include "ops/attention.h"
 
 namespace heed {
-
-/// Which φ replaces exp(qᵀk·scale) in attention.
-enum class FeatureKind { Favor, Elu };
 
 /// A portable Gaussian source (splitmix64 + Box–Muller in double), so a seed draws the same ω
 /// natively and in WebAssembly (std::normal_distribution differs between standard libraries).
@@ -26,9 +24,6 @@ class GaussianSource {
     double spare_ = 0.0;
     bool has_spare_ = false;
 };
-
-/// splitmix64's finaliser: a well-mixed 64-bit hash, for deriving seeds.
-std::uint64_t mix64(std::uint64_t x);
 
 /// ω [r, d] for FAVOR+: orthogonal random features (Choromanski et al. 2021 §3, "Orthogonal
 /// random features"): blocks of d rows orthogonalised by Gram–Schmidt from Gaussian draws, each
