@@ -1,5 +1,6 @@
-// Tests for ops/attention, ops/positional_encoding and ops/linear_attention: PyTorch goldens
-// (models/make_attention_goldens.py), worked examples of masking and self-attention, masks and errors.
+// Tests for ops/attention, ops/positional_encoding and linear_attention (ops/linear_head.h):
+// PyTorch goldens (models/make_attention_goldens.py), worked examples of masking and
+// self-attention, masks and errors.
 // Multi-head attention is tested in multi_head_attention_test.cpp.
 #include "ops/attention.h"
 
@@ -13,7 +14,7 @@
 #include <xtensor/xio.hpp>
 
 #include "attention_goldens.h"
-#include "ops/linear_attention.h"
+#include "ops/linear_head.h"
 #include "ops/matmul.h"
 #include "ops/positional_encoding.h"
 #include "test_util.h"

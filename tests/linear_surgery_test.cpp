@@ -1,5 +1,6 @@
 // Linear attention as surgery (issue 15): FAVOR+ against the softmax kernel it estimates
-// (unbiasedness, error shrinking with r), elu + 1 against the lab's linear_attention op, the
+// (unbiasedness, error shrinking with r), elu + 1 against the plain normalised product
+// φ(Q)φ(K)ᵀ V (the head, the lab's whole-matrix form and the encoder's recorded weights), the
 // causal running sums against the non-causal formula on each prefix, the banded and gathering
 // softmax paths against the full masked reference, the cost formulas against hand counts, and
 // the translator (seeding, refusals, r = 4096 against exact attention).
@@ -12,7 +13,6 @@
 #include "model/attention_cost.h"
 #include "model/model.h"
 #include "ops/attention.h"
-#include "ops/linear_attention.h"
 #include "ops/linear_head.h"
 #include "ops/random_features.h"
 #include "test_util.h"
@@ -187,18 +187,59 @@ TEST(Favor, StabiliserKeepsTheEstimate) {
     EXPECT_ALLCLOSE(weights, want_w, 1e-3, 1e-6);
 }
 
+/// elu + 1 linear attention written out plainly (Katharopoulos et al. 2020 §3.2, eq. 4 with
+/// φ(x) = elu(x) + 1): the explicit [Lq, Lk] similarities φ(q_i)ᵀφ(k_j) (causal: keys j <= i,
+/// others left 0), each row normalised to weights, times V; in double, no sums or features of
+/// the library.
+struct PlainLinear {
+    Mat output, weights, scores;
+};
+PlainLinear plain_elu_attention(const Mat& q, const Mat& k, const Mat& v, bool causal) {
+    const std::size_t Lq = q.shape(0), Lk = k.shape(0), Dk = q.shape(1), Dv = v.shape(1);
+    auto phi = [](float x) { return x > 0 ? double(x) + 1.0 : std::exp(double(x)); };
+    PlainLinear p{xt::zeros<float>({Lq, Dv}), xt::zeros<float>({Lq, Lk}),
+                  xt::zeros<float>({Lq, Lk})};
+    for (std::size_t i = 0; i < Lq; ++i) {
+        std::vector<double> sim(Lk, 0.0);
+        double total = 0;
+        for (std::size_t j = 0; j < Lk; ++j) {
+            for (std::size_t c = 0; c < Dk; ++c) sim[j] += phi(q(i, c)) * phi(k(j, c));
+            if (causal && j > i) continue;
+            p.scores(i, j) = float(sim[j]);
+            total += sim[j];
+        }
+        for (std::size_t j = 0; j < Lk; ++j) {
+            if (causal && j > i) continue;
+            p.weights(i, j) = float(sim[j] / total);
+            for (std::size_t c = 0; c < Dv; ++c) p.output(i, c) += float(sim[j] / total * v(j, c));
+        }
+    }
+    return p;
+}
+
 // ---- elu + 1 and the causal path -----------------------------------------------------------
 
-TEST(LinearHead, EluIsTheLinearAttentionOp) {
+TEST(LinearHead, EluIsTheNormalisedFeatureProduct) {
     for (bool causal : {false, true})
         for (auto [Lq, Lk] : {std::pair{1, 1}, {3, 5}, {7, 7}, {9, 4}}) {
             const Mat q = random_mat(Lq, 6, 21), k = random_mat(Lk, 6, 22);
             const Mat v = random_mat(Lk, 5, 23);
-            const heed::AttentionResult want = heed::linear_attention(q, k, v, causal);
+            const PlainLinear want = plain_elu_attention(q, k, v, causal);
             Mat weights;
             const Mat got = linear_out(q, k, v, LinearKind::Elu, nullptr, 1.0f, causal, &weights);
             EXPECT_ALLCLOSE(got, want.output, 1e-4, 1e-6) << Lq << "x" << Lk << " " << causal;
             EXPECT_ALLCLOSE(weights, want.weights, 1e-4, 1e-6) << Lq << "x" << Lk;
+            // the lab's whole-matrix form: the same head, and the similarities it shows
+            const heed::AttentionResult lab = heed::linear_attention(q, k, v, causal);
+            EXPECT_ALLCLOSE(lab.output, want.output, 1e-4, 1e-6) << Lq << "x" << Lk;
+            EXPECT_ALLCLOSE(lab.weights, want.weights, 1e-4, 1e-6) << Lq << "x" << Lk;
+            Mat shown = lab.scores;  // hidden keys are shown as -inf
+            for (int i = 0; i < Lq; ++i)
+                for (int j = i + 1; causal && j < Lk; ++j) {
+                    EXPECT_EQ(shown(i, j), -INFINITY);
+                    shown(i, j) = 0.0f;
+                }
+            EXPECT_ALLCLOSE(shown, want.scores, 1e-4, 1e-6) << Lq << "x" << Lk;
         }
 }
 
@@ -344,8 +385,9 @@ heed::TranslateOptions linear_options(LinearKind kind, int features, std::uint32
     return o;
 }
 
-// The encoder's recorded weights with elu + 1 are the lab op's on the layer's own q, k, v.
-TEST(LinearSurgery, EncoderEluWeightsAreTheLinearAttentionOps) {
+// The encoder's recorded weights with elu + 1 are the plain normalised product on the layer's
+// own q, k, v.
+TEST(LinearSurgery, EncoderEluWeightsAreTheNormalisedFeatureProduct) {
     auto p = heed::load_model_file(HEED_MODELS_DIR "/tiny/tiny.heed");
     const std::vector<int> src = {50, 7, 123, 9, 250, 31, 64, 3};
     const int S = int(src.size()), D = p->model.config().d_model, H = p->model.config().heads;
@@ -357,8 +399,8 @@ TEST(LinearSurgery, EncoderEluWeightsAreTheLinearAttentionOps) {
     const Mat qkv = p->model.weights().encoder[0].self_attn.qkv(trace.block_inputs[0]);
     for (int h = 0; h < H; ++h) {
         auto cols = [&](int begin) { return heed::to_mat(heed::columns(qkv, begin, Dh)); };
-        const auto want =
-            heed::linear_attention(cols(h * Dh), cols(D + h * Dh), cols(2 * D + h * Dh), false);
+        const PlainLinear want =
+            plain_elu_attention(cols(h * Dh), cols(D + h * Dh), cols(2 * D + h * Dh), false);
         EXPECT_TRUE(heed::test::allclose(trace.self_attn.data() + std::size_t(h) * S * S,
                                          want.weights.data(), std::size_t(S) * S, 1e-4, 1e-6))
             << "head " << h;

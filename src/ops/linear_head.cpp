@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
+#include "core/error.h"
 #include "ops/matmul.h"
 
 namespace heed {
@@ -133,6 +136,38 @@ void linear_attend_head(const LinearHeadAttention& a, float* scratch, const Rows
                               out.data + std::size_t(i) * out.stride);
     }
     if (probs) linear_implied_weights(a, qf, kf, probs);
+}
+
+AttentionResult linear_attention(const Mat& q, const Mat& k, const Mat& v, bool causal) {
+    if (q.shape(1) != k.shape(1) || k.shape(0) != v.shape(0))
+        throw Error("linear_attention: need q [Lq, Dk], k [Lk, Dk], v [Lk, Dv], got q [" +
+                    std::to_string(q.shape(0)) + ", " + std::to_string(q.shape(1)) + "], k [" +
+                    std::to_string(k.shape(0)) + ", " + std::to_string(k.shape(1)) + "], v [" +
+                    std::to_string(v.shape(0)) + ", " + std::to_string(v.shape(1)) + "]");
+    const int Lq = int(q.shape(0)), Lk = int(k.shape(0)), Dk = int(q.shape(1));
+    const int Dv = int(v.shape(1));
+    LinearHeadAttention a;
+    a.q = columns(q, 0, Dk);
+    a.k = columns(k, 0, Dk);
+    a.v = columns(v, 0, Dv);
+    a.kind = LinearKind::Elu;
+    a.causal = causal;
+    AttentionResult res;
+    res.output = Mat::from_shape({q.shape(0), v.shape(1)});   // [Lq, Dv]
+    res.weights = Mat::from_shape({q.shape(0), k.shape(0)});  // [Lq, Lk]
+    res.scores = Mat::from_shape({q.shape(0), k.shape(0)});   // [Lq, Lk]
+    std::vector<float> scratch(linear_head_scratch(a));
+    linear_attend_head(a, scratch.data(), out_columns(res.output, 0, Dv), res.weights.data());
+    // the scores from the features the head left in scratch: qf [Lq, r], then kf [Lk, r]
+    const int r = feature_count(a);
+    const float* qf = scratch.data();
+    matmul_raw(qf, r, qf + std::size_t(Lq) * r, r, /*b_transposed=*/true, res.scores.data(), Lk, Lq,
+               Lk, r);
+    if (causal)
+        for (int i = 0; i < Lq; ++i)
+            for (int j = i + 1; j < Lk; ++j)
+                res.scores(i, j) = -std::numeric_limits<float>::infinity();
+    return res;
 }
 
 }  // namespace heed

@@ -1,7 +1,7 @@
-// One head of kernelised (linear) attention on the trained model's projections: features of
-// the queries and keys (random_features.h), the key/value sums S = Σ φ(k_j) v_jᵀ and
-// z = Σ φ(k_j), and out_i = φ(q_i)ᵀS / φ(q_i)ᵀz. Not softmax attention (attention.h), not the
-// lab's stand-alone elu + 1 op (linear_attention.h), whose feature map this reuses.
+// One head of kernelised (linear) attention: features of the queries and keys
+// (random_features.h), the key/value sums S = Σ φ(k_j) v_jᵀ and z = Σ φ(k_j), and
+// out_i = φ(q_i)ᵀS / φ(q_i)ᵀz. The one routine behind the model's linear-attention surgery and
+// the attention lab's elu + 1 op (linear_attention()). Not softmax attention (attention.h).
 #pragma once
 
 #include <cstddef>
@@ -61,8 +61,17 @@ void linear_implied_weights(const LinearHeadAttention& a, const float* qf, const
 
 /// Runs one head: `out` [Lq, Dv] receives the attention output through the sums (causal:
 /// running prefix sums), `probs` (null: not wanted) the implied weights [Lq, Lk]. `scratch`
-/// holds linear_head_scratch(a) floats. Does not allocate.
+/// holds linear_head_scratch(a) floats; on return it begins with the query features [Lq, r]
+/// and then the key features [Lk, r]. Does not allocate.
 void linear_attend_head(const LinearHeadAttention& a, float* scratch, const RowsSpan& out,
                         float* probs = nullptr) noexcept;
+
+// ---- the attention lab's whole-matrix form -------------------------------------------------
+
+/// elu + 1 linear attention of q [Lq, Dk], k [Lk, Dk], v [Lk, Dv] through linear_attend_head()
+/// (causal: query i sees keys j <= i): `output` [Lq, Dv], `weights` the implied weights
+/// [Lq, Lk] (rows sum to 1), and as `scores` the unnormalised similarities φ(q_i)ᵀφ(k_j)
+/// (causally hidden entries -inf); there is no softmax. Throws heed::Error on mismatched shapes.
+AttentionResult linear_attention(const Mat& q, const Mat& k, const Mat& v, bool causal);
 
 }  // namespace heed

@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "core/tensor.h"
 #include "ops/attention.h"
-#include "ops/linear_attention.h"
+#include "ops/linear_head.h"
 #include "ops/positional_encoding.h"
 
 namespace heed {
