@@ -23,7 +23,6 @@
 #include "core/error.h"
 #include "translator/attention_lab.h"
 #include "translator/call_budget.h"
-#include "translator/linear_bench.h"
 #include "translator/sentence_splitter.h"
 #include "translator/translator.h"
 
@@ -136,11 +135,10 @@ val beam_val(const heed::AttentionTrace& a) {
 
 /// Translation::costs as [{block, layer, macs, stateBytes}] (block names as the trace's).
 val costs_val(const std::vector<heed::AttentionCost>& costs) {
-    static const char* const kBlocks[] = {"encoder", "decoder", "cross"};
     val out = val::array();
     for (const heed::AttentionCost& c : costs) {
         val e = val::object();
-        e.set("block", val(std::string(kBlocks[int(c.block)])));
+        e.set("block", val(std::string(heed::block_name(c.block))));
         e.set("layer", c.layer);
         e.set("macs", c.macs);
         e.set("stateBytes", c.state_bytes);
@@ -412,8 +410,15 @@ val limits_val() {
     r.set("maxLength", o.max_length);
     r.set("lengthPenalty", o.length_penalty);
     r.set("topK", o.top_k);
-    r.set("linearFeatures", o.linear_features);
     r.set("threads", o.threads);
+    r.set("temperature", o.temperature);
+    r.set("window", o.window);
+    r.set("randomBlocks", o.random_blocks);
+    r.set("sparseBlock", o.sparse_block);
+    r.set("linearFeatures", o.linear_features);
+    r.set("seed", double(o.seed));
+    r.set("layers", o.layers);
+    r.set("heads", o.heads);
     r.set("textBytes", double(c.text_bytes));
     r.set("batchTexts", double(c.texts));
     r.set("batchBytes", double(c.bytes));
@@ -497,9 +502,11 @@ EMSCRIPTEN_BINDINGS(heed) {
     emscripten::function("limits", &limits_val);
     // why: the enums under the names the JS API uses, so neither side parses the other's strings
     emscripten::enum_<heed::AttentionBlock>("AttentionBlock")
-        .value("encoder", heed::AttentionBlock::EncoderSelf)
-        .value("decoder", heed::AttentionBlock::DecoderSelf)
-        .value("cross", heed::AttentionBlock::Cross);
+        .value(heed::block_name(heed::AttentionBlock::EncoderSelf),
+               heed::AttentionBlock::EncoderSelf)
+        .value(heed::block_name(heed::AttentionBlock::DecoderSelf),
+               heed::AttentionBlock::DecoderSelf)
+        .value(heed::block_name(heed::AttentionBlock::Cross), heed::AttentionBlock::Cross);
     emscripten::enum_<heed::ScoreFunction>("ScoreFunction")
         .value("dot", heed::ScoreFunction::Dot)
         .value("scaled_dot", heed::ScoreFunction::ScaledDot)
@@ -522,9 +529,4 @@ EMSCRIPTEN_BINDINGS(heed) {
     emscripten::function("linearAttention", &linear_attention);
     emscripten::function("sinusoidalPositions", &sinusoidal_positions);
     emscripten::function("heapStats", &heap_stats);
-    emscripten::class_<heed::LinearBench>("LinearBench")
-        .constructor<int, int, int, int>()
-        .constructor<int, int, int>()
-        .function("run", &heed::LinearBench::run)
-        .function("checksum", &heed::LinearBench::checksum);
 }

@@ -193,14 +193,13 @@ Args parse_args(int argc, char** argv) {
 json tensor_json(const heed::Array& a) { return json{{"shape", a.shape}, {"data", a.data}}; }
 
 /// How the translation was made, for its trace: the attention surgery applied.
-const char* const kBlocks[] = {"encoder", "decoder", "cross"};
 const char* const kLinearKinds[] = {"none", "favor", "elu"};
 
 json interventions_json(const heed::Interventions& iv) {
     json ablate = json::array();
     for (const heed::HeadAblation& a : iv.ablations)
         ablate.push_back(
-            {{"block", kBlocks[int(a.block)]}, {"layer", a.layer}, {"head", a.head}, {"mean", a.mean}});
+            {{"block", heed::block_name(a.block)}, {"layer", a.layer}, {"head", a.head}, {"mean", a.mean}});
     return {{"temperature", iv.temperature},
             {"window", iv.window},
             {"noPositions", iv.no_positions},
@@ -220,7 +219,7 @@ json interventions_json(const heed::Interventions& iv) {
 json costs_json(const std::vector<heed::AttentionCost>& costs) {
     json out = json::array();
     for (const heed::AttentionCost& c : costs)
-        out.push_back({{"block", kBlocks[int(c.block)]},
+        out.push_back({{"block", heed::block_name(c.block)},
                        {"layer", c.layer},
                        {"macs", c.macs},
                        {"stateBytes", c.state_bytes}});
@@ -291,7 +290,7 @@ bool translate_one(const Args& a, const heed::Translator& tr, const std::string&
             if (a.costs) {
                 std::cerr << "costs of " << in(i) << " (block layer: multiply-adds, state bytes):";
                 for (const heed::AttentionCost& c : done.costs)
-                    std::cerr << "\n  " << kBlocks[int(c.block)] << " " << c.layer << ": "
+                    std::cerr << "\n  " << heed::block_name(c.block) << " " << c.layer << ": "
                               << std::fixed << std::setprecision(0) << c.macs << ", "
                               << c.state_bytes;
                 std::cerr << "\n" << std::defaultfloat << std::flush;

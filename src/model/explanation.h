@@ -11,6 +11,12 @@ namespace heed {
 /// Which attention block of the model an explanation is about.
 enum class AttentionBlock { EncoderSelf, DecoderSelf, Cross };
 
+/// A block's name wherever it is written out: traces, costs, the JavaScript API.
+inline const char* block_name(AttentionBlock block) {
+    static const char* const kNames[] = {"encoder", "decoder", "cross"};
+    return kNames[int(block)];
+}
+
 /// One head of one block to explain, and the token that started the decoder (-1: the config's
 /// decoder_start_id; for a model with several directions, the target language's token).
 struct HeadQuery {

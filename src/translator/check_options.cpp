@@ -28,18 +28,20 @@ void check_options(const TranslateOptions& o) {
         throw Error("forcedPrefix holds at most " + std::to_string(l.max_length) + " ids (got " +
                     std::to_string(o.forced_prefix.size()) + ")");
     const Interventions& iv = o.interventions;
-    if (!std::isfinite(iv.temperature) || iv.temperature <= 0 || iv.temperature > 100)
-        throw Error("interventions.temperature must be a number in (0, 100], got " +
+    if (!std::isfinite(iv.temperature) || iv.temperature <= 0 || iv.temperature > l.temperature)
+        throw Error("interventions.temperature must be a number in (0, " +
+                    std::to_string(int(l.temperature)) + "], got " +
                     std::to_string(iv.temperature));
-    if (iv.window < -1 || iv.window > 4096)
-        throw Error("interventions.window must be -1 (none) or 0..4096, got " +
-                    std::to_string(iv.window));
-    if (iv.sparse.random_blocks < 0 || iv.sparse.random_blocks > 64)
-        throw Error("interventions.sparse.randomBlocks must be 0..64, got " +
+    if (iv.window < -1 || iv.window > l.window)
+        throw Error("interventions.window must be -1 (none) or 0.." + std::to_string(l.window) +
+                    ", got " + std::to_string(iv.window));
+    if (iv.sparse.random_blocks < 0 || iv.sparse.random_blocks > l.random_blocks)
+        throw Error("interventions.sparse.randomBlocks must be 0.." +
+                    std::to_string(l.random_blocks) + ", got " +
                     std::to_string(iv.sparse.random_blocks));
-    if (iv.sparse.block < 1 || iv.sparse.block > 256)
-        throw Error("interventions.sparse.block must be 1..256, got " +
-                    std::to_string(iv.sparse.block));
+    if (iv.sparse.block < 1 || iv.sparse.block > l.sparse_block)
+        throw Error("interventions.sparse.block must be 1.." + std::to_string(l.sparse_block) +
+                    ", got " + std::to_string(iv.sparse.block));
     const LinearAttention& lin = iv.linear;
     if (lin.features < 1 || lin.features > l.linear_features)
         throw Error("interventions.linear.features must be an integer in [1, " +

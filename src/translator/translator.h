@@ -3,6 +3,7 @@
 // no tensor, model or tokenizer header (the parts are in loaded_model.h, for this layer).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -11,6 +12,7 @@
 
 #include "decoding/trace.h"
 #include "model/attention_cost.h"
+#include "model/config.h"
 #include "model/explanation.h"
 #include "model/interventions.h"
 #include "translator/call_budget.h"
@@ -24,8 +26,17 @@ struct OptionLimits {
     int max_length = 1024;         ///< max_length in 0..max_length
     float length_penalty = 10.0f;  ///< length_penalty in 0..length_penalty
     int top_k = 100;               ///< top_k in 0..top_k
-    int linear_features = 4096;    ///< interventions.linear.features in 1..linear_features
     int threads = 16;              ///< threads in 1..threads
+    float temperature = 100.0f;    ///< interventions.temperature in (0, temperature]
+    int window = 4096;             ///< interventions.window in -1..window
+    int random_blocks = 64;        ///< interventions.sparse.random_blocks in 0..random_blocks
+    int sparse_block = 256;        ///< interventions.sparse.block in 1..sparse_block
+    int linear_features = 4096;    ///< interventions.linear.features in 1..linear_features
+    std::uint32_t seed = 0xffffffffu;  ///< every seed in 0..seed (32 bits)
+    /// interventions.ablate[i].layer below layers and .head below heads: the most any model
+    /// file may have (ModelLimits); the model's own counts are checked against the model.
+    int layers = std::max(ModelLimits::encoder_layers, ModelLimits::decoder_layers);
+    int heads = ModelLimits::heads;
 };
 inline constexpr OptionLimits kOptionLimits{};
 

@@ -159,7 +159,7 @@ test('a call over its bytes is BAD_INPUT before decoding (finding 5)', async () 
   t.dispose();
 });
 
-test('limits() states every limit, as the engine enforces them', async () => {
+test('limits() states every limit', async () => {
   assert.deepEqual(
     { ...(await limits()) },
     {
@@ -167,8 +167,15 @@ test('limits() states every limit, as the engine enforces them', async () => {
       maxLength: 1024,
       lengthPenalty: 10,
       topK: 100,
-      linearFeatures: 4096,
       threads: 16,
+      temperature: 100,
+      window: 4096,
+      randomBlocks: 64,
+      sparseBlock: 256,
+      linearFeatures: 4096,
+      seed: 2 ** 32 - 1,
+      layers: 32,
+      heads: 64,
       textBytes: 20000,
       batchTexts: 256,
       batchBytes: 65536,
@@ -178,6 +185,53 @@ test('limits() states every limit, as the engine enforces them', async () => {
       labSize: 4096,
     },
   );
+});
+
+test('every limits() field is enforced just past it, by the local and the worker translator', async () => {
+  const L = await limits();
+  const over = {
+    beam: { beam: L.beam + 1 },
+    maxLength: { maxLength: L.maxLength + 1 },
+    lengthPenalty: { lengthPenalty: L.lengthPenalty + 0.5 },
+    topK: { topK: L.topK + 1 },
+    temperature: { interventions: { temperature: L.temperature * 1.5 } },
+    window: { interventions: { window: L.window + 1 } },
+    randomBlocks: {
+      interventions: { sparse: { enabled: true, randomBlocks: L.randomBlocks + 1 } },
+    },
+    sparseBlock: { interventions: { sparse: { enabled: true, block: L.sparseBlock + 1 } } },
+    linearFeatures: {
+      interventions: { linear: { kind: 'favor', features: L.linearFeatures + 1 } },
+    },
+    seed: { interventions: { linear: { kind: 'favor', seed: L.seed + 1 } } },
+    layers: { interventions: { ablate: [{ block: 'encoder', layer: L.layers, head: 0 }] } },
+    heads: { interventions: { ablate: [{ block: 'encoder', layer: 0, head: L.heads }] } },
+  };
+  const texts = {
+    textBytes: 'a'.repeat(L.textBytes + 1),
+    batchTexts: Array(L.batchTexts + 1).fill('a'),
+    batchBytes: Array(Math.ceil(L.batchBytes / L.textBytes) + 1).fill('a'.repeat(L.textBytes)),
+    batchSentences: 'A. '.repeat(L.batchSentences + 1),
+  };
+  for (const t of translators) {
+    for (const [field, options] of Object.entries(over))
+      assert.match(await code(t.translate('a', options)), /^BAD_INPUT: /, field);
+    for (const [field, text] of Object.entries(texts))
+      assert.match(await code(t.translate(text)), /^BAD_INPUT: /, field);
+  }
+  assert.match(
+    await code(loadTranslator({ model: TINY, threads: L.threads + 1 })),
+    new RegExp(`^BAD_INPUT: options.threads must be an integer in 1..${L.threads}`),
+  );
+  assert.match(
+    await code(loadTranslator({ model: new Uint8Array(L.modelBytes + 1) })),
+    /^BAD_MODEL: /,
+  );
+  const lab = await loadAttentionLab();
+  assert.throws(() => lab.sinusoidalPositions(L.labSize + 1, 8), /length must be an integer/);
+  // why: batchPieces bounds one engine batch; a call within the other limits never reaches it
+  // (64 sentences of at most 250 pieces), so it is enforced natively (batch_limits_test.cpp)
+  assert.ok(64 * 250 <= L.batchPieces);
 });
 
 test('the lab refuses a matrix over its size, and positions come without similarity', async () => {

@@ -66,8 +66,14 @@ export function splitOptions(options) {
 }
 
 const LOAD_KEYS = new Set(['model', 'wasmUrl', 'onProgress', 'compute', 'threads']);
-/** Most threads loadTranslator accepts (the engine's limit, OptionLimits::threads). */
-export const MAX_THREADS = 16;
+/**
+ * A threads option is a positive integer; its upper bound is the engine's (limits().threads),
+ * checked once the engine is loaded.
+ */
+export function checkThreads(t) {
+  if (!(Number.isInteger(t) && t >= 1))
+    throw badInput(`options.threads must be a positive integer, got ${describe(t)}`);
+}
 
 /** Checks LoadOptions (plus the `extra` keys a caller accepts). */
 export function checkLoadOptions(options, extra = []) {
@@ -78,8 +84,7 @@ export function checkLoadOptions(options, extra = []) {
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
     throw badInput(`options.onProgress must be a function, got ${describe(options.onProgress)}`);
   const t = options.threads;
-  if (t !== undefined && !(Number.isInteger(t) && t >= 1 && t <= MAX_THREADS))
-    throw badInput(`options.threads must be an integer in 1..${MAX_THREADS}, got ${describe(t)}`);
+  if (t !== undefined) checkThreads(t);
   if (t > 1 && !IS_NODE && !globalThis.crossOriginIsolated)
     throw badInput(
       'options.threads > 1 needs SharedArrayBuffer: a cross-origin isolated page ' +

@@ -210,16 +210,23 @@ function sharedFlag() {
 
 class WorkerTranslator extends TranslatorBase {
   #client;
+  #limits;
   #disposed = false;
 
-  constructor(client, info) {
+  constructor(client, { info, limits }) {
     super();
     this.#client = client;
+    this.#limits = Object.freeze(limits);
     this.info = info;
   }
 
+  /** The worker's engine limits (see limits()), which translate() checks before posting. */
+  get limits() {
+    return this.#limits;
+  }
+
   translate(text, options) {
-    const check = () => (checkTextInput(text), checkTranslate(text, options));
+    const check = () => (checkTextInput(text, this.#limits), checkTranslate(text, options));
     return guarded(this.#disposed, check, (parsed) => this.#start(text, parsed));
   }
 

@@ -252,6 +252,8 @@ export interface BatchFailure {
 /** Translator.dispose() frees the WASM objects (Embind handles) behind it; call it when done. */
 export interface Translator {
   readonly info: ModelInfo;
+  /** The engine's limits (as limits() returns them), which translate() checks first. */
+  readonly limits: Readonly<Limits>;
   /** Calls run one at a time in call order; a batch (text[]) is decoded together. Texts must
    *  be strings without lone UTF-16 surrogates, and a batch a dense array (no holes), else the
    *  call rejects 'BAD_INPUT' before the engine runs. One call (a string or a batch) holds at
@@ -387,20 +389,29 @@ export function memoryStats(options?: {
 /** Every limit the engine enforces, stated once (README, "Untrusted models and text"). */
 export interface Limits {
   /** TranslateOptions ranges: beam 1..beam, maxLength 1..maxLength, lengthPenalty
-   *  0..lengthPenalty, topK 0..topK, interventions.linear.features 1..linearFeatures,
-   *  threads 1..threads */
+   *  0..lengthPenalty, topK 0..topK, threads 1..threads (also loadTranslator's) */
   beam: number;
   maxLength: number;
   lengthPenalty: number;
   topK: number;
-  linearFeatures: number;
   threads: number;
+  /** interventions ranges: temperature (0, temperature], window -1..window, sparse.randomBlocks
+   *  0..randomBlocks, sparse.block 1..sparseBlock, linear.features 1..linearFeatures, every
+   *  seed 0..seed, ablate[i].layer 0..layers-1 and .head 0..heads-1 (then the model's own) */
+  temperature: number;
+  window: number;
+  randomBlocks: number;
+  sparseBlock: number;
+  linearFeatures: number;
+  seed: number;
+  layers: number;
+  heads: number;
   /** one call (a string or a batch): UTF-8 bytes per text, texts, bytes and sentences in all */
   textBytes: number;
   batchTexts: number;
   batchBytes: number;
   batchSentences: number;
-  /** source pieces of one engine batch (the façade sends 64 sentences at a time) */
+  /** source pieces of one engine batch (the engine sends 64 sentences at a time) */
   batchPieces: number;
   /** bytes of a model file */
   modelBytes: number;

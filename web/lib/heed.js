@@ -11,7 +11,7 @@ import {
   checkExplain,
   checkLoadOptions,
   checkObject,
-  MAX_THREADS,
+  checkThreads,
   checkTranslate,
   describe,
   disposedError,
@@ -405,9 +405,9 @@ function checkInterventions(given, defaults, limits) {
     throw badInput(
       `options.interventions.sparse.enabled must be a boolean, got ${describe(iv.sparse.enabled)}`,
     );
-  checkInt(iv.sparse.randomBlocks, 'interventions.sparse.randomBlocks', 0, 64);
-  checkInt(iv.sparse.block, 'interventions.sparse.block', 1, 256);
-  checkInt(iv.sparse.seed, 'interventions.sparse.seed', 0, 2 ** 32 - 1);
+  checkInt(iv.sparse.randomBlocks, 'interventions.sparse.randomBlocks', 0, limits.randomBlocks);
+  checkInt(iv.sparse.block, 'interventions.sparse.block', 1, limits.sparseBlock);
+  checkInt(iv.sparse.seed, 'interventions.sparse.seed', 0, limits.seed);
   checkObject(iv.linear, 'options.interventions.linear');
   for (const key of Object.keys(iv.linear))
     if (!LINEAR.includes(key))
@@ -424,13 +424,14 @@ function checkInterventions(given, defaults, limits) {
       `options.interventions.linear.features must be an integer in [1, ${limits.linearFeatures}], ` +
         `got ${describe(features)}`,
     );
-  checkInt(iv.linear.seed, 'interventions.linear.seed', 0, 2 ** 32 - 1);
+  checkInt(iv.linear.seed, 'interventions.linear.seed', 0, limits.seed);
   const t = iv.temperature;
-  if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0 || t > 100)
+  if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0 || t > limits.temperature)
     throw badInput(
-      `options.interventions.temperature must be a number in (0, 100], got ${describe(t)}`,
+      `options.interventions.temperature must be a number in (0, ${limits.temperature}], ` +
+        `got ${describe(t)}`,
     );
-  checkInt(iv.window, 'interventions.window', -1, 4096);
+  checkInt(iv.window, 'interventions.window', -1, limits.window);
   if (typeof iv.noPositions !== 'boolean')
     throw badInput(
       `options.interventions.noPositions must be a boolean, got ${describe(iv.noPositions)}`,
@@ -447,8 +448,8 @@ function checkInterventions(given, defaults, limits) {
       throw badInput(
         `options.${field}.block must be one of ${BLOCKS.join(', ')}, got ${describe(a.block)}`,
       );
-    checkInt(a.layer, `${field}.layer`, 0, 1 << 16);
-    checkInt(a.head, `${field}.head`, 0, 1 << 16);
+    checkInt(a.layer, `${field}.layer`, 0, limits.layers - 1);
+    checkInt(a.head, `${field}.head`, 0, limits.heads - 1);
     if (a.mean !== undefined && typeof a.mean !== 'boolean')
       throw badInput(`options.${field}.mean must be a boolean, got ${describe(a.mean)}`);
     return { block: a.block, layer: a.layer, head: a.head, mean: a.mean ?? false };
@@ -463,8 +464,10 @@ export async function loadTranslator(options) {
   const core = getCore(options.wasmUrl, threads > 1);
   core.catch(() => {}); // why: awaited below; a model error must not leave it unhandled
   const bytes = await modelBytes(options.model, options.onProgress);
-  checkModelSize(bytes);
   const engine = await core;
+  const limits = engine.limits();
+  checkInt(threads, 'threads', 1, limits.threads);
+  checkModelSize(bytes, limits);
   if (threads > 1) await growPool(engine, threads - 1);
   const handle = new engine.Translator();
   try {
@@ -532,7 +535,7 @@ class Translator extends TranslatorBase {
     this.#contract = {
       // why: a translator loaded with threads decodes batches on them unless a call says less
       defaults: { ...engine.defaultOptions(), threads: info.threads },
-      limits: engine.limits(),
+      limits: Object.freeze(engine.limits()),
       blocks: engine.AttentionBlock,
       vocab: info.config.vocab_size,
     };
@@ -542,7 +545,7 @@ class Translator extends TranslatorBase {
 
   translate(text, options) {
     const check = () => (
-      checkTextInput(text),
+      checkTextInput(text, this.#contract.limits),
       checkTranslate(text, options, (engine) => engineOptions(engine, this.#contract))
     );
     return guarded(this.#disposed, check, (parsed) =>
@@ -556,6 +559,11 @@ class Translator extends TranslatorBase {
       checkExplainRange(result, where, this.info.config)
     );
     return guarded(this.#disposed, check, () => this.#run(() => this.#explain(result, where)));
+  }
+
+  /** The engine's limits (see limits()), which translate() checks before any work. */
+  get limits() {
+    return this.#contract.limits;
   }
 
   #explain(result, { block, layer, head }) {
@@ -747,6 +755,7 @@ function checkSize(value, name, hi) {
 export async function loadAttentionLab(options) {
   checkObject(options, 'options', true);
   const core = await getCore(options?.wasmUrl);
+  const limits = core.limits();
   return Object.freeze({
     attention(inputs) {
       const [q, k, v] = qkv(inputs);
@@ -774,13 +783,13 @@ export async function loadAttentionLab(options) {
       return unwrap(core.linearAttention(q, k, v, inputs.causal === true));
     },
     sinusoidalPositions(length, dModel) {
-      checkSize(length, 'length', 4096);
-      checkSize(dModel, 'dModel', 4096);
+      checkSize(length, 'length', limits.labSize);
+      checkSize(dModel, 'dModel', limits.labSize);
       return unwrap(core.sinusoidalPositions(length, dModel, false)).positions;
     },
     positionSimilarity(length, dModel) {
-      checkSize(length, 'length', 4096);
-      checkSize(dModel, 'dModel', 4096);
+      checkSize(length, 'length', limits.labSize);
+      checkSize(dModel, 'dModel', limits.labSize);
       return unwrap(core.sinusoidalPositions(length, dModel, true)).similarity;
     },
   });
@@ -794,11 +803,9 @@ export async function loadAttentionLab(options) {
 export async function memoryStats(options) {
   checkObject(options, 'options', true);
   const threads = options?.threads ?? 1;
-  if (!(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS))
-    throw badInput(
-      `options.threads must be an integer in 1..${MAX_THREADS}, got ${describe(threads)}`,
-    );
+  checkThreads(threads);
   const core = await getCore(options?.wasmUrl, threads > 1);
+  checkInt(threads, 'threads', 1, core.limits().threads);
   const stats = core.heapStats();
   if (threads === 1) return stats;
   const { unusedWorkers, runningWorkers } = core.PThread;

@@ -4,19 +4,6 @@
 // so no JS exception ever unwinds through C++ frames. Internal; nothing runs at import.
 import { HeedError, badInput, describe } from './common.js';
 
-/**
- * Documented limits, equal to the engine's (limits(); call_budget.h, translator.h): checked
- * here before anything is copied into WASM or posted to a worker, and again by the engine.
- */
-export const INPUT_LIMITS = Object.freeze({
-  textBytes: 20000,
-  batchTexts: 256,
-  batchBytes: 65536,
-  batchSentences: 1024,
-  batchPieces: 16384,
-  modelBytes: 2 ** 30,
-});
-
 /** Bytes of `s` in UTF-8 (a well-formed string: a surrogate pair is 4 bytes). */
 function utf8Bytes(s) {
   let n = s.length;
@@ -30,11 +17,11 @@ function utf8Bytes(s) {
 }
 
 /** One text within the call's budget of bytes; returns its UTF-8 bytes. */
-function checkTextBytes(s, name) {
+function checkTextBytes(s, name, limits) {
   const bytes = utf8Bytes(s);
-  if (bytes > INPUT_LIMITS.textBytes)
+  if (bytes > limits.textBytes)
     throw badInput(
-      `${name} is too long (${bytes} bytes; at most ${INPUT_LIMITS.textBytes}): ` +
+      `${name} is too long (${bytes} bytes; at most ${limits.textBytes}): ` +
         'split it into several texts',
     );
   return bytes;
@@ -74,17 +61,17 @@ function checkWellFormed(s, name) {
 
 /**
  * translate()'s text: a string, or a dense array (no holes) of at most batchTexts strings,
- * none with a lone surrogate, each at most textBytes and all at most batchBytes in UTF-8 (the
- * engine then counts the sentences). Other types are left to checkTranslate's message.
+ * none with a lone surrogate, each at most textBytes and all at most batchBytes in UTF-8
+ * (`limits`: the engine's limits(), which the engine checks again, counting the sentences too). Other types are left to checkTranslate's message.
  */
-export function checkTextInput(text) {
+export function checkTextInput(text, limits) {
   if (typeof text === 'string') {
     checkWellFormed(text, 'text');
-    return void checkTextBytes(text, 'text');
+    return void checkTextBytes(text, 'text', limits);
   }
   if (!Array.isArray(text)) return;
-  if (text.length > INPUT_LIMITS.batchTexts)
-    throw badInput(`a call holds at most ${INPUT_LIMITS.batchTexts} texts (got ${text.length})`);
+  if (text.length > limits.batchTexts)
+    throw badInput(`a call holds at most ${limits.batchTexts} texts (got ${text.length})`);
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     // why: forEach and map skip holes, so ['a', , 'b'] passed the string check and then
@@ -94,21 +81,21 @@ export function checkTextInput(text) {
     if (typeof text[i] !== 'string')
       throw badInput(`text[${i}] must be a string, got ${describe(text[i])}`);
     checkWellFormed(text[i], `text[${i}]`);
-    bytes += checkTextBytes(text[i], `text[${i}]`);
+    bytes += checkTextBytes(text[i], `text[${i}]`, limits);
   }
-  if (bytes > INPUT_LIMITS.batchBytes)
+  if (bytes > limits.batchBytes)
     throw badInput(
-      `a call holds at most ${INPUT_LIMITS.batchBytes} bytes of text (got ${bytes}): ` +
+      `a call holds at most ${limits.batchBytes} bytes of text (got ${bytes}): ` +
         'split it into several calls',
     );
 }
 
 /** Model bytes over the engine's limit are BAD_MODEL before they are copied into WASM. */
-export function checkModelSize(bytes) {
-  if (bytes.byteLength > INPUT_LIMITS.modelBytes)
+export function checkModelSize(bytes, limits) {
+  if (bytes.byteLength > limits.modelBytes)
     throw new HeedError(
       'BAD_MODEL',
-      `the model is ${bytes.byteLength} bytes, over the limit ` + `of ${INPUT_LIMITS.modelBytes}`,
+      `the model is ${bytes.byteLength} bytes, over the limit ` + `of ${limits.modelBytes}`,
     );
 }
 

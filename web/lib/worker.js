@@ -90,7 +90,7 @@ async function run(job) {
             ? (fraction, loaded) => port.post({ id: job.id, type: 'progress', fraction, loaded })
             : undefined,
         });
-        value = translator.info;
+        value = { info: translator.info, limits: translator.limits };
         break;
       case 'translate':
         value = await engine().translate(job.text, {
