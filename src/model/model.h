@@ -1,5 +1,5 @@
-// The encoder-decoder Transformer (Vaswani et al. 2017): Encoder::forward once per sentence,
-// Decoder::step once per target token with a KV cache. Not the search (see decoding/).
+// The encoder-decoder Transformer (Vaswani et al. 2017): Model::encode once per sentence,
+// Model::step once per target token with a KV cache. Not the search (see decoding/).
 //
 // Axis letters: R rows (hypotheses decoded together), S source length, T target steps,
 // D model dim, H heads, Dh head dim, F feed-forward dim, V vocabulary, L layers.
@@ -17,6 +17,8 @@
 #include "model/weights.h"
 
 namespace heed {
+
+class BlockAttention;
 
 /// The encoder's output for one sentence, with every decoder layer's cross-attention keys and
 /// values computed once (never recomputed per step).
@@ -48,13 +50,14 @@ struct StepAttention {
 class DecoderState {
 public:
     DecoderState(const ModelConfig& config, int rows, int max_len);
+    ~DecoderState();
     int rows() const { return rows_; }
     int max_len() const { return max_len_; }
     int length() const { return length_; }  ///< steps done so far
     /// Beam re-selection: new row r continues old row parents[r] (caches are copied).
     void reorder(const std::vector<int>& parents);
     /// Attention surgery for every later step (null: none); must outlive the state's use.
-    void set_interventions(const Interventions* interventions) { interventions_ = interventions; }
+    void set_interventions(const Interventions* interventions);
 
 private:
     friend class Model;
@@ -62,11 +65,9 @@ private:
     std::vector<std::vector<float>> cache_;  ///< per layer: [R, max_len, 2D] (K | V)
     std::vector<float> cache_tmp_;
     Mat x_, h_, qkv_, q_, attn_, proj_, ffn_;  ///< [R, *] scratch
-    std::vector<float> probs_;                ///< [max(max_len, S)] per-head weights
     std::vector<float> token_;                ///< [D] one token's embedding row
-    const Interventions* interventions_ = nullptr;
-    /// Linear attention's sums (Interventions::linear), made at the first step that needs them.
-    std::unique_ptr<LinearDecoder> linear_;
+    /// Every attention block of the steps, under the interventions (block_attention.h).
+    std::unique_ptr<BlockAttention> attention_;
 };
 
 /// The decoder's output restricted to some target ids (a shortlist's selection): the logits
