@@ -1,5 +1,5 @@
 // Readers for tests/data/attention_goldens.json (PyTorch references written by
-// models/make_attention_goldens.py) and the -inf-aware comparison run against them.
+// models/goldens/make_attention_goldens.py) and the -inf-aware comparison run against them.
 // Shared by attention_test.cpp and multi_head_attention_test.cpp; not a JSON library.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Tests for ops/attention, ops/positional_encoding and linear_attention (ops/linear_head.h):
-// PyTorch goldens (models/make_attention_goldens.py), worked examples of masking and
+// PyTorch goldens (models/goldens/make_attention_goldens.py), worked examples of masking and
 // self-attention, masks and errors.
 // Multi-head attention is tested in multi_head_attention_test.cpp.
 #include "ops/attention.h"
@@ -180,7 +180,7 @@ TEST(WorkedExamples, CausalWeightsOfAttentionIsCool) {
 
 // Four words (word_3 = word_1 + word_2), d = 3, dK = dQ = dV = 2, query/key/value = word @ W,
 // weights = softmax(scores / √dK), attention = Σ weights · values; the golden file carries
-// fixed W and that procedure run in numpy by models/make_attention_goldens.py.
+// fixed W and that procedure run in numpy by models/goldens/make_attention_goldens.py.
 TEST(WorkedExamples, NumpySelfAttention) {
     const json& e = goldens()["seed_002_numpy"];
     const Mat words = to_mat(e["words"]);

@@ -1,4 +1,4 @@
-// Batches (issue 16, finding 5): a refused text gives its own error item while the others are
+// Batches: a refused text gives its own error item while the others are
 // translated, and a batch over the documented limits (kMaxBatchTexts texts, kMaxBatchPieces
 // source pieces) is refused before anything is decoded. Not the single-text checks
 // (end_to_end_test.cpp's TranslatorErrors).

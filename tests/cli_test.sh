@@ -39,17 +39,17 @@ check "unknown command" 'grep -q "unknown command" "$tmp/err" && [ $rc = 2 ]'
 "$heed" translate -m "$model" --beam 3 --attention "$tmp/a.json" "A simple text editor" >/dev/null; rc=$?
 check "attention JSON written" '[ $rc = 0 ] && grep -q "\"cross\"" "$tmp/a.json" && grep -q "\"encoderSelf\"" "$tmp/a.json"'
 
-# issue 16, finding 2: stdin is translated as it arrives, not read whole first
+# stdin is translated as it arrives, not read whole first
 out=$(timeout 60 sh -c "yes 'A simple text editor' | '$heed' translate -m '$model' --max-length 8 | head -3"); rc=$?
 check "endless stdin: the first lines come out (yes | heed | head -3)" '[ $rc = 0 ] && [ "$(printf "%s\n" "$out" | wc -l)" = 3 ]'
 { echo "A simple text editor"; sleep 6; } | timeout 3 "$heed" translate -m "$model" --max-length 8 \
   --attention "$tmp/live.json" > "$tmp/live.out"
 check "a line is printed while stdin is still open" '[ "$(wc -l < "$tmp/live.out")" = 1 ]'
-# issue 16, finding 3: --attention is written one translation at a time
+# --attention is written one translation at a time
 check "--attention holds the first translation before the input ends" 'grep -q "\"encoderSelf\"" "$tmp/live.json"'
 printf 'A simple text editor\nThis package\n' | "$heed" translate -m "$model" --max-length 8 --attention "$tmp/two.json" >/dev/null
 check "--attention from stdin: a JSON array with one element per line" '[ "$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))))" "$tmp/two.json")" = 2 ]'
-# finding 2: an over-long line is refused without being read whole (peak RSS stays far below it;
+# an over-long line is refused without being read whole (peak RSS stays far below it;
 # measured, not capped with ulimit -v, which the ASan build's shadow memory would break)
 { echo "A simple text editor"; head -c 700000000 /dev/zero | tr '\0' a; echo; echo "This package"; } |
   python3 -c 'import resource, subprocess, sys
@@ -59,7 +59,7 @@ sys.exit(rc)' "$heed" translate -m "$model" --max-length 8 > "$tmp/big.out" 2>"$
 check "a 700 MB line: refused by number, the lines around it translated, peak RSS < 400 MB" '[ $rc = 1 ] && grep -q "line 2: text is too long (more than 20000 bytes)" "$tmp/err" && [ "$(wc -l < "$tmp/big.out")" = 3 ] && [ -n "$(sed -n 3p "$tmp/big.out")" ] && [ "$(tail -1 "$tmp/err")" -lt 400 ]'
 "$heed" translate -m /dev/zero hello >/dev/null 2>"$tmp/err"; rc=$?
 check "-m /dev/zero is refused, not read" 'grep -q "not a regular file" "$tmp/err" && [ $rc = 1 ]'
-# finding 9: an option error is reported once, before any input, with exit 2
+# an option error is reported once, before any input, with exit 2
 printf 'a\nb\nc\n' | "$heed" translate -m "$model" --beam 0 >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "--beam 0: one error, exit 2, nothing translated" '[ $rc = 2 ] && [ "$(grep -c "beam size" "$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ]'
 "$heed" translate -m "$model" --max-length 1024 "A simple text editor" >/dev/null 2>"$tmp/err"; rc=$?
@@ -98,7 +98,7 @@ check "--linear favor:5000: exit 2 naming the field" 'grep -q "interventions.lin
 check "--linear with --window is refused (exit 2)" 'grep -q "cannot be combined with interventions.window" "$tmp/err" && [ $rc = 2 ]'
 "$heed" translate -m "$model" --costs "A simple text editor" >/dev/null 2>"$tmp/err"; rc=$?
 check "--costs prints one line per block and layer" '[ $rc = 0 ] && [ "$(grep -c "^  \(encoder\|decoder\|cross\) [0-9]*: " "$tmp/err")" = 6 ]'
-# int8 compute and the output shortlist (issue 12): the shipped en-fr model is int8 with a shortlist
+# int8 compute and the output shortlist: the shipped en-fr model is int8 with a shortlist
 enfr="$(dirname "$model")/../en-fr.heed"
 "$heed" info -m "$enfr" > "$tmp/info8"; "$heed" info -m "$enfr" --compute f32 > "$tmp/info32"
 check "info: int8 weights stay int8 (--compute f32 widens them)" 'grep -q "\"compute\": \"int8\"" "$tmp/info8" && grep -q "\"compute\": \"f32\"" "$tmp/info32" && grep -q "\"shortlists\"" "$tmp/info8"'

@@ -1,5 +1,5 @@
 // End-to-end numerics against PyTorch: the tiny committed models must reproduce the goldens
-// of models/make_tiny_model.py (source ids, teacher-forced logits, every attention matrix,
+// of models/goldens/make_tiny_model.py (source ids, teacher-forced logits, every attention matrix,
 // exact greedy and beam token ids).
 #include <nlohmann/json.hpp>
 

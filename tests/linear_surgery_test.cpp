@@ -1,4 +1,4 @@
-// Linear attention as surgery (issue 15): FAVOR+ against the softmax kernel it estimates
+// Linear attention as surgery: FAVOR+ against the softmax kernel it estimates
 // (unbiasedness, error shrinking with r), elu + 1 against the plain normalised product
 // φ(Q)φ(K)ᵀ V (the head, the lab's whole-matrix form and the encoder's recorded weights), the
 // causal running sums against the non-causal formula on each prefix, the banded and gathering

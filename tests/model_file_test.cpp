@@ -1,5 +1,5 @@
 // Tests for ModelFile and half.h: valid files built in memory, one malformed file per verified
-// error, a mutation fuzz loop, and the fixtures written by models/make_format_fixture.py.
+// error, a mutation fuzz loop, and the fixtures written by models/goldens/make_format_fixture.py.
 // Not a test of the loader (which tensors a model needs) or of the tokenizer bytes' contents.
 #include "model/model_file.h"
 
@@ -450,7 +450,7 @@ TEST(ModelFileErrors, FuzzedCopiesParseOrThrowHeedError) {
     EXPECT_GT(parsed, 0);       // and flips in the data section are not errors
 }
 
-// ---- fixtures written by heed_torch.write_heed (models/make_format_fixture.py) ----
+// ---- fixtures written by heed_torch.write_heed (models/goldens/make_format_fixture.py) ----
 
 std::string fixture(const char* name) {
     const std::string bytes = test::read_text(std::string(HEED_TEST_DATA) + "/" + name);
@@ -491,7 +491,7 @@ TEST(ModelFileFixture, F16FileFromPyTorch) {
     EXPECT_EQ(f.info("encoder.0.ffn.fc1.weight").dtype, DType::F16);
     EXPECT_EQ(f.read_bytes("tokenizer.model"),
               std::string(kFixtureTokenizer, sizeof kFixtureTokenizer - 1));
-    // numbers printed by models/make_format_fixture.py
+    // numbers printed by models/goldens/make_format_fixture.py
     const auto embed = f.read_f32("embed.weight", {16, 8});
     EXPECT_ALLCLOSE(std::vector<float>(embed.begin() + 8, embed.begin() + 12),
                     (std::vector<float>{-0.712402344f, 0.24621582f, -0.236083984f, -0.297851562f}),

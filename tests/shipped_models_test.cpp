@@ -1,6 +1,6 @@
 // Regression test of the shipped models: each loads and translates a fixed set of sentences to
 // the committed expected outputs (tests/data/shipped_expected.json, written by
-// models/make_shipped_expected.sh from the engine when a model is (re)trained); a case of a
+// models/goldens/make_shipped_expected.sh from the engine when a model is (re)trained); a case of a
 // model with several directions names its target language ("to"). Also the size budget: each
 // model the demo lists (models/models.json) at most 16 MB, all of them at most 40 MB.
 #include <set>

@@ -1,6 +1,6 @@
 // Untrusted model files: each crafted change to the tiny model must end in a heed::Error that
-// names the field or tensor and the limit, before the loader allocates for it (issue 16,
-// findings 6 and 7). Not the format's own checks (model_file_test.cpp).
+// names the field or tensor and the limit, before the loader allocates for it. Not the
+// format's own checks (model_file_test.cpp).
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -65,7 +65,7 @@ TEST(UntrustedModel, TheTinyModelItselfLoads) {
     EXPECT_EQ(load_error(TinyFile().bytes()), "(no heed::Error)");
 }
 
-// finding 6: a float in an integer field was a UB cast
+// a float in an integer field was a UB cast
 TEST(UntrustedModel, FloatInAnIntegerFieldIsRefused) {
     for (auto [key, value] : {std::pair{"heads", "1e20"},
                               {"d_model", "1e10"},
@@ -78,7 +78,7 @@ TEST(UntrustedModel, FloatInAnIntegerFieldIsRefused) {
     }
 }
 
-// finding 6: 4294967300 wrapped to 4
+// 4294967300 wrapped to 4
 TEST(UntrustedModel, LargeIntegersDoNotWrap) {
     for (const char* value : {"4294967300", "18446744073709551615", "-4294967292", "2147483648"}) {
         const std::string e = config_error("heads", value);
@@ -87,7 +87,7 @@ TEST(UntrustedModel, LargeIntegersDoNotWrap) {
     }
 }
 
-// finding 6: layer_norm_eps -1 or infinite was accepted
+// layer_norm_eps -1 or infinite was accepted
 TEST(UntrustedModel, EpsilonMustBeFiniteAndPositive) {
     for (const char* value : {"-1", "0", "1e-50", "2", "\"small\"", "null"}) {
         const std::string e = config_error("layer_norm_eps", value);
@@ -103,7 +103,7 @@ TEST(UntrustedModel, EpsilonMustBeFiniteAndPositive) {
     EXPECT_NE(e.find("model config is not valid JSON"), std::string::npos) << e;
 }
 
-// finding 6: unk_id -7 and bos_id 10^9 were accepted
+// unk_id -7 and bos_id 10^9 were accepted
 TEST(UntrustedModel, SpecialIdsMustBeInTheVocabulary) {
     EXPECT_NE(config_error("unk_id", "-7").find("'unk_id' is -7"), std::string::npos);
     EXPECT_NE(config_error("bos_id", "1000000000").find("'bos_id'"), std::string::npos);
@@ -112,7 +112,7 @@ TEST(UntrustedModel, SpecialIdsMustBeInTheVocabulary) {
         << e;
 }
 
-// finding 7: heads 256 made one --attention run take 33 s and 3 GB
+// heads 256 made one --attention run take 33 s and 3 GB
 TEST(UntrustedModel, ResourceCapsNameTheFieldAndLimit) {
     EXPECT_NE(config_error("heads", "256").find("'heads' is 256, outside the limit (1 to 64)"),
               std::string::npos);
@@ -121,7 +121,7 @@ TEST(UntrustedModel, ResourceCapsNameTheFieldAndLimit) {
     EXPECT_NE(config_error("max_positions", "1000000").find("'max_positions'"), std::string::npos);
 }
 
-// finding 6: NaN/Inf weights loaded and translated to an empty line with exit 0
+// NaN/Inf weights loaded and translated to an empty line with exit 0
 TEST(UntrustedModel, NonFiniteWeightsAreRefused) {
     for (float bad :
          {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
@@ -156,7 +156,7 @@ TEST(UntrustedModel, NonFiniteInt8ScalesAreRefused) {
     }
 }
 
-// finding 7: a 59 MB header of empty tensor entries cost 906 MB before it was rejected
+// a 59 MB header of empty tensor entries cost 906 MB before it was rejected
 TEST(UntrustedModel, HeaderMuchLargerThanItsDataIsRefusedBeforeParsing) {
     std::string h = "{";
     for (int i = 0; h.size() < 3 * 1024 * 1024; ++i)
@@ -169,7 +169,7 @@ TEST(UntrustedModel, HeaderMuchLargerThanItsDataIsRefusedBeforeParsing) {
     EXPECT_NE(e.find("is too large for its 0 bytes of tensor data"), std::string::npos) << e;
 }
 
-// finding 7: tokenizer pieces were not checked as UTF-8 (the CLI printed a raw 0xFF)
+// tokenizer pieces were not checked as UTF-8 (the CLI printed a raw 0xFF)
 TEST(UntrustedModel, TokenizerPiecesMustBeUtf8) {
     TinyFile f;
     const std::size_t begin = f.offset_of("tokenizer.model");
@@ -180,7 +180,7 @@ TEST(UntrustedModel, TokenizerPiecesMustBeUtf8) {
     EXPECT_NE(e.find("is not valid UTF-8"), std::string::npos) << e;
 }
 
-// finding 7 (and 2: -m /dev/zero read until memory ran out)
+// -m /dev/zero was read until memory ran out
 TEST(UntrustedModel, OversizedOrEndlessFilesAreRefusedBeforeReading) {
     const std::string tiny = TinyFile().bytes();
     // why: load() checks the size before touching the bytes, so a short buffer is enough

@@ -88,7 +88,7 @@ void Translator::check_against_model(const TranslateOptions& options) const {
         if (!loaded_->model.weights().shortlists.count(to))
             throw Error("shortlist: this model has no output shortlist for '" +
                         (to.empty() ? std::string("its target") : to) +
-                        "' (models/make_shortlist.py adds one)");
+                        "' (python3 -m models.pipeline.make_shortlist adds one)");
     }
     const ModelConfig& c = loaded_->model.config();
     const std::vector<int>& prefix = options.forced_prefix;

@@ -192,7 +192,7 @@ export async function run({
         );
         assert((await fetch(`${server.url}lib/`)).status === 404, 'directory listing answered');
         assert(
-          (await fetch(`${server.url}models/train.py`)).status === 404,
+          (await fetch(`${server.url}models/pipeline/train.py`)).status === 404,
           'a non-model file under /models/ was served',
         );
         assert(

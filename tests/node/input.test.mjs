@@ -1,7 +1,8 @@
-// Exact input handling at the Embind boundary (issue 16): sparse arrays, non-strings and lone
-// surrogates are BAD_INPUT before WASM runs (findings 1, 4), batches have documented limits and
-// per-item errors (5), oversized model buffers are BAD_MODEL (7), integers are checked as safe
-// integers in range instead of wrapping or truncating (8). In-thread and in the worker.
+// Exact input handling at the Embind boundary: sparse arrays, non-strings and lone
+// surrogates are BAD_INPUT before WASM runs, batches have documented limits and per-item
+// errors, oversized model buffers are BAD_MODEL, integers are checked as safe integers in
+// range instead of wrapping or truncating, and every limits() field is enforced. In-thread and
+// in the worker.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -27,20 +28,20 @@ for (const [which, t] of [
   ['local', translators[0]],
   ['worker', translators[1]],
 ]) {
-  test(`${which}: a sparse array or a non-string item is BAD_INPUT (finding 1)`, async () => {
+  test(`${which}: a sparse array or a non-string item is BAD_INPUT`, async () => {
     // eslint-disable-next-line no-sparse-arrays
     assert.match(await code(t.translate(['a', , 'b'])), /^BAD_INPUT: text\[1\] is a hole/);
     assert.match(await code(t.translate(['a', 7])), /^BAD_INPUT: text\[1\] must be a string/);
   });
 
-  test(`${which}: a lone surrogate is BAD_INPUT, a pair is fine (finding 4)`, async () => {
+  test(`${which}: a lone surrogate is BAD_INPUT, a pair is fine`, async () => {
     for (const text of ['x\uDC00yz', 'x\uD800', '\uD800\uD800\uDC00'])
       assert.match(await code(t.translate(text)), /^BAD_INPUT: text has a lone UTF-16 surrogate/);
     assert.match(await code(t.translate(['ok', 'x\uDC00yz'])), /^BAD_INPUT: text\[1\] has a lone/);
     assert.equal(await code(t.translate('A simple text editor \u{1F600}')), 'resolved');
   });
 
-  test(`${which}: a refused text is its own error item in a batch (finding 5)`, async () => {
+  test(`${which}: a refused text is its own error item in a batch`, async () => {
     const texts = ['A simple text editor', '', 'This package'];
     const r = await t.translate(texts, { maxLength: 10 });
     assert.equal(r.length, 3);
@@ -50,7 +51,7 @@ for (const [which, t] of [
       assert.deepEqual(r[i].targetIds, (await t.translate(texts[i], { maxLength: 10 })).targetIds);
   });
 
-  test(`${which}: more than 256 texts is BAD_INPUT at once (finding 5)`, async () => {
+  test(`${which}: more than 256 texts is BAD_INPUT at once`, async () => {
     assert.match(
       await code(t.translate(Array(257).fill('A simple text editor'))),
       /^BAD_INPUT: a call holds at most 256 texts \(got 257\)/,
@@ -111,7 +112,7 @@ for (const [which, t] of [
     assert.ok(huge.length < 400, huge.slice(0, 400));
   });
 
-  test(`${which}: explainHead layer/head/ids are checked, not wrapped (finding 8)`, async () => {
+  test(`${which}: explainHead layer/head/ids are checked, not wrapped`, async () => {
     const r = await t.translate('A simple text editor', { maxLength: 6 });
     for (const [where, want] of [
       [
@@ -139,7 +140,7 @@ for (const [which, t] of [
   });
 }
 
-test('sparse arrays leave no WASM memory behind (finding 1)', async () => {
+test('sparse arrays leave no WASM memory behind', async () => {
   const t = await loadTranslator({ model: TINY });
   await t.translate(['A simple text editor']);
   const before = (await memoryStats()).inUse;
@@ -149,7 +150,7 @@ test('sparse arrays leave no WASM memory behind (finding 1)', async () => {
   t.dispose();
 });
 
-test('a call over its bytes is BAD_INPUT before decoding (finding 5)', async () => {
+test('a call over its bytes is BAD_INPUT before decoding', async () => {
   const t = await loadTranslator({ model: path.join(ROOT, 'models', 'en-fr.heed') });
   const sixty = 'configuration files '.repeat(60);
   assert.match(
@@ -252,7 +253,7 @@ test('the lab refuses a matrix over its size, and positions come without similar
   assert.deepEqual(lab.positionSimilarity(3, 4).shape, [3, 3]);
 });
 
-test('a model buffer over 1 GiB is BAD_MODEL, not INTERNAL (finding 7)', async () => {
+test('a model buffer over 1 GiB is BAD_MODEL, not INTERNAL', async () => {
   // why: zero-filled buffers are allocated lazily, so this costs no real memory
   assert.match(
     await code(loadTranslator({ model: new Uint8Array(2 ** 31 + 1) })),
@@ -260,7 +261,7 @@ test('a model buffer over 1 GiB is BAD_MODEL, not INTERNAL (finding 7)', async (
   );
 });
 
-test('the lab refuses a causal offset that would wrap (finding 8)', async () => {
+test('the lab refuses a causal offset that would wrap', async () => {
   const lab = await loadAttentionLab();
   const inputs = {
     q: [[1, 0]],

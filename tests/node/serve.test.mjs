@@ -1,4 +1,4 @@
-// scripts/serve.mjs as an attacker would probe it (issue 16, finding 10): byte ranges (206 and
+// scripts/serve.mjs as an attacker would probe it: byte ranges (206 and
 // 416), Host limited to loopback names (DNS rebinding), no file answering with a trailing
 // slash, only the models models.json lists, and a CSP that forbids framing.
 import assert from 'node:assert/strict';

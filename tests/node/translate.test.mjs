@@ -291,7 +291,7 @@ describe('translate', () => {
   test('bad text and options reject with BAD_INPUT and a message naming the problem', async () => {
     await rejectsWith(t.translate(''), 'BAD_INPUT', /empty/);
     await rejectsWith(t.translate('   '), 'BAD_INPUT', /empty/);
-    // issue 16: in a batch, a refused text is its own {error} item (tests/node/input.test.mjs)
+    // in a batch, a refused text is its own {error} item (tests/node/input.test.mjs)
     assert.match((await t.translate(['fine', '']))[1].error.message, /empty/);
     await rejectsWith(t.translate('x'.repeat(5000)), 'BAD_INPUT', /too long/);
     await rejectsWith(t.translate(42), 'BAD_INPUT', /string/);

@@ -1,6 +1,6 @@
 // chrF between two strings (Popović 2015): character n-grams of orders 1..6 with whitespace
 // removed, precision and recall averaged over the orders both strings have, then the F-score
-// with β = 2 (recall weighted twice), on 0..100. The same definition as models/metrics.py's
+// with β = 2 (recall weighted twice), on 0..100. The same definition as models/pipeline/metrics.py's
 // corpus_chrf for one sentence pair. No DOM here.
 
 /** Counts of the character n-grams of order n in the code-point array `chars`. */
