@@ -131,6 +131,36 @@ export async function realModelChecks({ check, browser, route, server, shots, wa
     );
 
     await check(
+      'a hand-edited #model= alone switches the model and translates the text on screen',
+      async () => {
+        await open('model=multi-en-de');
+        await translate('The dog sleeps under the table.');
+        await page.evaluate(() => (location.hash = 'model=multi-en-fr'));
+        await page.waitForFunction(
+          () =>
+            document.querySelector('#model-select').value === 'multi-en-fr' &&
+            document.documentElement.dataset.heed === 'translated' &&
+            window.heedDemo.result?.to === 'fr',
+          null,
+          { timeout: 120_000 },
+        );
+        const got = await page.evaluate(() => ({
+          text: document.querySelector('#source-text').value,
+          to: window.heedDemo.result.to,
+        }));
+        assert(got.text === 'The dog sleeps under the table.', `the text changed: ${got.text}`);
+        await page.evaluate(() => (location.hash = 'model=no-such-model'));
+        await page.waitForFunction(() => /no model 'no-such-model'/.test(document.body.innerText));
+        assert(
+          (await page.evaluate(() => document.querySelector('#model-select').value)) ===
+            'multi-en-fr',
+          'an unknown model changed the select',
+        );
+        await open('model=multi-en-de'); // why: the checks after this one translate en→de
+      },
+    );
+
+    await check(
       'Stop under beam search keeps the finished sentences exactly, and the paragraph breaks',
       async () => {
         const paragraphs = [SENTENCES.slice(0, 3), SENTENCES.slice(9, 12), SENTENCES.slice(12, 15)];

@@ -107,6 +107,13 @@ function wireHash(app, examples) {
   const p = page();
   window.addEventListener('hashchange', () => {
     const next = parseState(location.hash);
+    // why: a hand-edited '#model=fr-en' names only the model: the text on screen is kept
+    if (!next.text) next.text = p.source.value || app.state.text;
+    if (!next.model) next.model = app.state.model;
+    if (!app.models.some((m) => m.id === next.model)) {
+      showMessage(`There is no model '${next.model}' on this page; kept ${app.state.model}.`);
+      next.model = app.state.model;
+    }
     const retranslate =
       next.text !== app.state.text ||
       next.model !== app.state.model ||
@@ -121,7 +128,7 @@ function wireHash(app, examples) {
       p.source.value = next.text;
       p.maxLength.value = String(next.maxlen);
       p.shortlist.checked = next.shortlist;
-      if (next.model && app.models.some((m) => m.id === next.model)) {
+      if (next.model !== p.modelSelect.value) {
         p.modelSelect.value = next.model;
         examples.show();
       }
