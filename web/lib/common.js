@@ -1,6 +1,7 @@
 // Pieces shared by the in-thread façade (heed.js) and the worker client (heed-worker.js):
-// the error type, argument validation, result shaping, steps(), and the body reader. Internal
-// (not in "exports", so nothing outside the package imports it); nothing runs at import.
+// the error type, argument validation, steps(), the worker's transfer list and the body reader.
+// Internal (not in "exports", so nothing outside the package imports it); nothing runs at
+// import. The result shaping is in results.js.
 
 /** True under Node (and not in a browser page that happens to define `process`). */
 export const IS_NODE =
@@ -254,77 +255,6 @@ export class TranslatorBase {
   steps(text, options) {
     return stepsOf((t, o) => this.translate(t, o), text, options);
   }
-}
-
-/** Public shape of the engine's translation object (see bindings.cpp translation_val). */
-export function shapeResult(r, keepAttention) {
-  const out = {
-    text: r.text,
-    sourceTokens: r.sourceTokens,
-    targetTokens: r.targetTokens,
-    sourceIds: r.sourceIds,
-    targetIds: r.targetIds,
-    tokenProbs: r.tokenProbs,
-    scores: r.score,
-    to: r.to,
-    truncated: r.truncated,
-    costs: r.costs,
-    outputSize: r.outputSize,
-  };
-  if (keepAttention && r.attention) {
-    const a = r.attention;
-    out.attention = {
-      encoderSelf: a.encoderSelf,
-      decoderSelf: a.decoderSelf,
-      cross: a.cross,
-      steps: a.steps.map((s, t) => ({
-        step: t,
-        token: r.targetTokens[t],
-        id: s.id,
-        prob: s.prob,
-        top: s.top,
-      })),
-    };
-    if (a.beam) {
-      out.attention.beam = a.beam;
-      out.attention.beamWinner = a.beamWinner;
-    }
-  }
-  return out;
-}
-
-/**
- * One TranslationResult from the engine's translation of a text (`item`: {text, gaps,
- * sentences}, with gaps[0] + sentences[0].source + gaps[1] + ... the text), each sentence
- * shaped by `shape`. One sentence: its fields at the top level. Several: the top level
- * concatenates their pieces, ids and probabilities (each sentence's ends with its </s>) and
- * holds no attention; each sentence's own result, trace included, is in `sentences`.
- */
-export function paragraphResult(item, shape, interventions) {
-  let at = 0;
-  const shaped = item.sentences.map(shape);
-  const sentences = shaped.map((r, i) => {
-    at += item.gaps[i].length;
-    const start = at;
-    at += item.sentences[i].source.length;
-    return { ...r, source: item.sentences[i].source, start, end: at };
-  });
-  const truncated = shaped.some((r) => r.truncated);
-  if (shaped.length === 1) return { ...shaped[0], truncated, interventions, sentences };
-  const all = (key) => shaped.flatMap((r) => r[key]);
-  return {
-    text: item.text,
-    sourceTokens: all('sourceTokens'),
-    targetTokens: all('targetTokens'),
-    sourceIds: all('sourceIds'),
-    targetIds: all('targetIds'),
-    tokenProbs: all('tokenProbs'),
-    scores: shaped.reduce((sum, r) => sum + r.scores, 0),
-    to: shaped[0].to,
-    truncated,
-    interventions,
-    sentences,
-  };
 }
 
 /** Distinct buffers of the typed arrays in a value (the transfer list out of a worker). */

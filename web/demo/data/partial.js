@@ -3,6 +3,7 @@
 // as they are and the cut one rebuilt from its step events, so Stop keeps what was decoded and
 // every view shows it. Not the decoding (the engine) nor the views.
 
+import { joinedResult } from '../../lib/results.js';
 import { piecesText } from './pieces.js';
 
 /**
@@ -52,8 +53,8 @@ export function sentenceOf(result, at) {
 
 /**
  * The TranslationResult of a text from its sentences' results, as the engine's paragraph
- * translation joins them: each translation between the text's own whitespace and line breaks
- * (`whole`: the text is complete, its trailing whitespace kept too).
+ * translation joins them (the package's joinedResult): each translation between the text's own
+ * whitespace and line breaks (`whole`: the text is complete, its trailing whitespace kept too).
  */
 export function joinSentences(text, sentences, interventions, whole = true) {
   let joined = text.slice(0, sentences[0].start);
@@ -61,20 +62,7 @@ export function joinSentences(text, sentences, interventions, whole = true) {
     const next = sentences[i + 1];
     joined += s.text + (next ? text.slice(s.end, next.start) : whole ? text.slice(s.end) : '');
   });
-  const all = (key) => sentences.flatMap((s) => s[key]);
-  return {
-    text: joined,
-    sourceTokens: all('sourceTokens'),
-    targetTokens: all('targetTokens'),
-    sourceIds: all('sourceIds'),
-    targetIds: all('targetIds'),
-    tokenProbs: all('tokenProbs'),
-    scores: sentences.reduce((sum, s) => sum + s.scores, 0),
-    to: sentences[0].to,
-    truncated: sentences.some((s) => s.truncated),
-    interventions,
-    sentences,
-  };
+  return joinedResult(joined, sentences, interventions);
 }
 
 /**
