@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 DEBS=(cmake g++ make pkg-config xtensor-dev xtl-dev libxsimd-dev libgtest-dev libsimde-dev
       nlohmann-json3-dev libsentencepiece-dev emscripten chromium python3
       python3-numpy  # why: tests/marian_export_test.py (the Bergamot export)
-      clang libclang-rt-14-dev)  # why: clang + its runtimes for the ASan/UBSan and libFuzzer stages
+      clang libclang-rt-14-dev  # why: clang + its runtimes for the ASan/UBSan and libFuzzer stages
+      clang-format)  # why: the C++ format stage of npm test (clang-format 14, .clang-format)
 case "${1:-}" in
     "") ;;
     --training)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test of the project, in order: the JS format check (Prettier), the native build + ctest
+# Every test of the project, in order: the JS format check (Prettier), the C++ format check
+# (clang-format, the repository's .clang-format), the native build + ctest
 # (with the layer check tests/check_layers.py), the same ctest built with ASan + UBSan
 # (build-asan, clang, no recovery), the libFuzzer targets of tests/fuzz for a bounded time each,
 # the WASM build, the npm package's Node tests (tests/node, through the package's public
@@ -43,6 +44,9 @@ sanitized() {
 }
 
 stage "JS format (prettier --check)" npx --no-install prettier --check '**/*.{js,mjs}'
+stage "C++ format (clang-format --dry-run --Werror, .clang-format)" bash -c \
+  "git ls-files 'src/*.cpp' 'src/*.h' 'tests/*.cpp' 'tests/*.h' 'bench/*.cpp' 'bench/*.h' |
+   xargs clang-format --dry-run --Werror"
 stage "native build + ctest ($native_dir)" native
 stage "ASan + UBSan build + ctest (build-asan)" sanitized
 stage "fuzzers, ${FUZZ_SECONDS:-25} s each (tests/fuzz)" \

@@ -131,9 +131,8 @@ TEST_P(EndToEnd, StepCallbackSeesEveryStepAndCanAbort) {
     });
     EXPECT_EQ(int(seen.size()), int(full.target_ids.size()));
     int calls = 0;
-    heed::Translation cut = tr->translate_one(c["text"], o, [&](const heed::StepEvent&) {
-        return ++calls < 3;
-    });
+    heed::Translation cut =
+        tr->translate_one(c["text"], o, [&](const heed::StepEvent&) { return ++calls < 3; });
     EXPECT_EQ(cut.target_ids.size(), 3u);
 }
 
@@ -225,8 +224,9 @@ TEST(TranslatorErrors, BadModelFilesAreRejected) {
     EXPECT_THROW(heed::Translator::load_file("/nonexistent/model.heed"), heed::Error);
     std::string bytes = heed::test::read_text(HEED_MODELS_DIR "/tiny/tiny.heed");
     for (std::size_t cut : {std::size_t(0), std::size_t(7), bytes.size() / 2, bytes.size() - 1})
-        EXPECT_THROW(heed::Translator::load(reinterpret_cast<const std::uint8_t*>(bytes.data()), cut),
-                     heed::Error)
+        EXPECT_THROW(
+            heed::Translator::load(reinterpret_cast<const std::uint8_t*>(bytes.data()), cut),
+            heed::Error)
             << "truncated at " << cut;
 }
 
@@ -244,16 +244,16 @@ TEST(Explain, HeadMatchesTheTrace) {
                                                        heed::AttentionBlock::Cross, layer, head);
             const float* want = t.attention.cross.data.data() + (layer * H + head) * T * S;
             EXPECT_TRUE(heed::test::allclose(e.weights.data.data(), want, T * S, 1e-4, 1e-6));
-            heed::HeadExplanation d = tr->explain_head(t.source_ids, t.target_ids,
-                                                       heed::AttentionBlock::DecoderSelf, layer, head);
-            const float* want_self = t.attention.decoder_self.data.data() + (layer * H + head) * T * T;
-            EXPECT_TRUE(
-                heed::test::allclose(d.weights.data.data(), want_self, T * T, 1e-4, 1e-6));
-            heed::HeadExplanation s = tr->explain_head(t.source_ids, t.target_ids,
-                                                       heed::AttentionBlock::EncoderSelf, layer, head);
-            const float* want_enc = t.attention.encoder_self.data.data() + (layer * H + head) * S * S;
-            EXPECT_TRUE(
-                heed::test::allclose(s.weights.data.data(), want_enc, S * S, 1e-4, 1e-6));
+            heed::HeadExplanation d = tr->explain_head(
+                t.source_ids, t.target_ids, heed::AttentionBlock::DecoderSelf, layer, head);
+            const float* want_self =
+                t.attention.decoder_self.data.data() + (layer * H + head) * T * T;
+            EXPECT_TRUE(heed::test::allclose(d.weights.data.data(), want_self, T * T, 1e-4, 1e-6));
+            heed::HeadExplanation s = tr->explain_head(
+                t.source_ids, t.target_ids, heed::AttentionBlock::EncoderSelf, layer, head);
+            const float* want_enc =
+                t.attention.encoder_self.data.data() + (layer * H + head) * S * S;
+            EXPECT_TRUE(heed::test::allclose(s.weights.data.data(), want_enc, S * S, 1e-4, 1e-6));
         }
     }
     EXPECT_THROW(tr->explain_head(t.source_ids, t.target_ids, heed::AttentionBlock::Cross, 5, 0),

@@ -226,9 +226,9 @@ TEST_P(Interventions_, SparsePatternIsTheAttentionOpsBlockedMask) {
     expect_layer0_is_the_op(p->model, iv, heed::AttentionMask::blocked(blocked));
 }
 
-// Against PyTorch, surgery done its own way (models/goldens/make_surgery_goldens.py: zeroed position
-// table, scaled query projection, nn.Transformer's src_mask / memory_mask, zeroed out-projection
-// columns): the engine's greedy ids are the same.
+// Against PyTorch, surgery done its own way (models/goldens/make_surgery_goldens.py: zeroed
+// position table, scaled query projection, nn.Transformer's src_mask / memory_mask, zeroed
+// out-projection columns): the engine's greedy ids are the same.
 TEST_P(Interventions_, GreedyIdsMatchPyTorchSurgery) {
     const nlohmann::json g =
         nlohmann::json::parse(heed::test::read_text(HEED_TEST_DATA "/surgery_goldens.json"));

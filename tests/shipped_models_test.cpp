@@ -3,9 +3,8 @@
 // models/goldens/make_shipped_expected.sh from the engine when a model is (re)trained); a case of a
 // model with several directions names its target language ("to"). Also the size budget: each
 // model the demo lists (models/models.json) at most 16 MB, all of them at most 40 MB.
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "test_util.h"
 #include "translator/translator.h"
@@ -95,11 +94,14 @@ TEST(ShippedModels, Int8ComputeMatchesF32AndStaysSmall) {
         EXPECT_GT(double(wide->weight_bytes()), 3.0 * double(file)) << name;
         for (const json& c : cases) {
             const heed::TranslateOptions greedy = options_for(c, 1);
-            const heed::Translation a = int8->translate({c["source"].get<std::string>()}, greedy).at(0);
-            const heed::Translation b = wide->translate({c["source"].get<std::string>()}, greedy).at(0);
+            const heed::Translation a =
+                int8->translate({c["source"].get<std::string>()}, greedy).at(0);
+            const heed::Translation b =
+                wide->translate({c["source"].get<std::string>()}, greedy).at(0);
             EXPECT_EQ(a.target_ids, b.target_ids) << name << ": " << c["source"];
             for (std::size_t i = 0; i < std::min(a.token_probs.size(), b.token_probs.size()); ++i)
-                EXPECT_NEAR(a.token_probs[i], b.token_probs[i], 1e-3) << name << ": " << c["source"];
+                EXPECT_NEAR(a.token_probs[i], b.token_probs[i], 1e-3)
+                    << name << ": " << c["source"];
         }
     }
 }

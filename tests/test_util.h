@@ -41,8 +41,7 @@ template <class A, class B>
 ::testing::AssertionResult allclose(const A& a, const B& b, double rtol = 1e-4,
                                     double atol = 1e-5) {
     if (a.size() != b.size())
-        return ::testing::AssertionFailure()
-               << "size mismatch: " << a.size() << " vs " << b.size();
+        return ::testing::AssertionFailure() << "size mismatch: " << a.size() << " vs " << b.size();
     return allclose(a.data(), b.data(), a.size(), rtol, atol);
 }
 

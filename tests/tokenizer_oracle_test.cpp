@@ -229,9 +229,14 @@ TEST(TokenizerOracle, ByteFallbackLeavesNothingUnknown) {
     sentencepiece::SentencePieceProcessor spm;
     ASSERT_TRUE(spm.LoadFromSerializedProto(bytes).ok());
     std::vector<std::string> texts = {
-        "Where is the train station?", "? ! % = @ # & ( ) [ ] { } < > ^ ~ | \\ ` $ * + - _",
-        "\xC3\x84" "nderungen speichern",                             // Änderungen
-        "Stra\xC3\x9F" "e \xC3\xA0 \xC3\xA7" "a \xC5\x93" "uvre",               // Straße à ça œuvre
+        "Where is the train station?",
+        "? ! % = @ # & ( ) [ ] { } < > ^ ~ | \\ ` $ * + - _",
+        "\xC3\x84"
+        "nderungen speichern",  // Änderungen
+        "Stra\xC3\x9F"
+        "e \xC3\xA0 \xC3\xA7"
+        "a \xC5\x93"
+        "uvre",  // Straße à ça œuvre
         "\xCE\x9A\xCE\xB1\xCE\xBB\xCE\xB7\xCE\xBC\xCE\xAD\xCF\x81\xCE\xB1",  // Καλημέρα
         "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82",                  // Привет
         "\xF0\x9F\x98\x80 \xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD \xE2\x9D\xA4\xEF\xB8\x8F",  // emoji

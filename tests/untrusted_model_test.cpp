@@ -140,18 +140,22 @@ TEST(UntrustedModel, NonFiniteInt8ScalesAreRefused) {
     std::uint64_t n = 0;
     std::memcpy(&n, bytes.data(), 8);
     const nlohmann::json header = nlohmann::json::parse(bytes.substr(8, n));
-    const std::size_t at = 8 + n + header["encoder.0.ffn.fc1.weight.scale"]["data_offsets"][0].get<std::size_t>();
+    const std::size_t at =
+        8 + n + header["encoder.0.ffn.fc1.weight.scale"]["data_offsets"][0].get<std::size_t>();
     for (float bad :
          {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
         std::string broken = bytes;
         std::memcpy(&broken[at + 4 * 3], &bad, 4);
         std::string e = "no error";
         try {
-            heed::Translator::load(reinterpret_cast<const std::uint8_t*>(broken.data()), broken.size());
+            heed::Translator::load(reinterpret_cast<const std::uint8_t*>(broken.data()),
+                                   broken.size());
         } catch (const heed::Error& err) {
             e = err.what();
         }
-        EXPECT_NE(e.find("'encoder.0.ffn.fc1.weight.scale' has a non-finite value"), std::string::npos) << e;
+        EXPECT_NE(e.find("'encoder.0.ffn.fc1.weight.scale' has a non-finite value"),
+                  std::string::npos)
+            << e;
         EXPECT_NE(e.find("at element 3"), std::string::npos) << e;
     }
 }

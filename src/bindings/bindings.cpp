@@ -262,7 +262,7 @@ val text_val(const std::string& text, const heed::TextTranslation& t) {
 
 /// Owns one heed::Translator; JS creates it empty, then load()s bytes into it.
 class TranslatorHandle {
-public:
+  public:
     /// bytes: Uint8Array (copied into WASM memory for the duration of parsing).
     /// int8: keep I8 weights int8 (LoadSettings::int8).
     val load(const val& bytes, bool int8) {
@@ -344,7 +344,7 @@ public:
         });
     }
 
-private:
+  private:
     const heed::Translator& get() const {
         if (!translator_) throw heed::Error("no model loaded");
         return *translator_;
@@ -363,8 +363,8 @@ val result_val(const heed::LabResult& r) {
 }
 
 /// q, k, v: tensors; mask: see mask_from; params: {w?, u?, v?} tensors.
-val attention(const val& q, const val& k, const val& v, heed::ScoreFunction score,
-              const val& mask, const val& params) {
+val attention(const val& q, const val& k, const val& v, heed::ScoreFunction score, const val& mask,
+              const val& params) {
     return guarded("BAD_INPUT", [&] {
         heed::LabInputs in;
         in.q = array_from(q);
@@ -518,7 +518,8 @@ EMSCRIPTEN_BINDINGS(heed) {
         .value("padding", heed::MaskKind::KeyPadding)
         .value("local", heed::MaskKind::LocalWindow)
         .value("custom", heed::MaskKind::Custom);
-    emscripten::function("defaultOptions", +[] { return heed::TranslateOptions{}; });
+    emscripten::function(
+        "defaultOptions", +[] { return heed::TranslateOptions{}; });
     emscripten::class_<TranslatorHandle>("Translator")
         .constructor<>()
         .function("load", &TranslatorHandle::load)

@@ -96,18 +96,24 @@ std::uint32_t parse_seed(const std::string& flag, const std::string& v) {
 heed::HeadAblation parse_ablation(const std::string& v) {
     std::vector<std::string> parts(1);
     for (char ch : v) {
-        if (ch == ':') parts.emplace_back();
-        else parts.back() += ch;
+        if (ch == ':')
+            parts.emplace_back();
+        else
+            parts.back() += ch;
     }
     const bool mean = parts.size() == 4 && parts[3] == "mean";
     if (parts.size() != 3 && !mean)
         throw Error("--ablate expects BLOCK:LAYER:HEAD[:mean] (BLOCK enc, dec or cross), got '" +
                     v + "'");
     heed::HeadAblation a;
-    if (parts[0] == "enc") a.block = heed::AttentionBlock::EncoderSelf;
-    else if (parts[0] == "dec") a.block = heed::AttentionBlock::DecoderSelf;
-    else if (parts[0] == "cross") a.block = heed::AttentionBlock::Cross;
-    else throw Error("--ablate: the block must be enc, dec or cross, got '" + parts[0] + "'");
+    if (parts[0] == "enc")
+        a.block = heed::AttentionBlock::EncoderSelf;
+    else if (parts[0] == "dec")
+        a.block = heed::AttentionBlock::DecoderSelf;
+    else if (parts[0] == "cross")
+        a.block = heed::AttentionBlock::Cross;
+    else
+        throw Error("--ablate: the block must be enc, dec or cross, got '" + parts[0] + "'");
     a.layer = parse_int("--ablate (layer)", parts[1]);
     a.head = parse_int("--ablate (head)", parts[2]);
     a.mean = mean;
@@ -118,12 +124,16 @@ heed::HeadAblation parse_ablation(const std::string& v) {
 heed::LinearAttention parse_linear(const std::string& v) {
     std::vector<std::string> parts(1);
     for (char ch : v) {
-        if (ch == ':') parts.emplace_back();
-        else parts.back() += ch;
+        if (ch == ':')
+            parts.emplace_back();
+        else
+            parts.back() += ch;
     }
     heed::LinearAttention l;
-    if (parts.size() == 1 && parts[0] == "elu") l.kind = heed::LinearKind::Elu;
-    else if (parts.size() == 1 && parts[0] == "none") l.kind = heed::LinearKind::None;
+    if (parts.size() == 1 && parts[0] == "elu")
+        l.kind = heed::LinearKind::Elu;
+    else if (parts.size() == 1 && parts[0] == "none")
+        l.kind = heed::LinearKind::None;
     else if (parts[0] == "favor" && (parts.size() == 2 || parts.size() == 3)) {
         l.kind = heed::LinearKind::Favor;
         l.features = parse_int("--linear (features)", parts[1]);
@@ -146,44 +156,59 @@ Args parse_args(int argc, char** argv) {
             if (i + 1 >= argc) throw Error(s + " needs a value");
             return argv[++i];
         };
-        if (s == "-m" || s == "--model") a.model = value();
-        else if (s == "--beam") a.options.beam_size = parse_int(s, value());
-        else if (s == "--to") a.options.to = value();
+        if (s == "-m" || s == "--model")
+            a.model = value();
+        else if (s == "--beam")
+            a.options.beam_size = parse_int(s, value());
+        else if (s == "--to")
+            a.options.to = value();
         else if (s == "--temperature")
             a.options.interventions.temperature = parse_float(s, value());
-        else if (s == "--window") a.options.interventions.window = parse_int(s, value());
-        else if (s == "--no-positions") a.options.interventions.no_positions = true;
+        else if (s == "--window")
+            a.options.interventions.window = parse_int(s, value());
+        else if (s == "--no-positions")
+            a.options.interventions.no_positions = true;
         else if (s == "--sparse") {
             heed::SparsePattern& sp = a.options.interventions.sparse;
             sp.enabled = true;
             sp.random_blocks = parse_int(s, value());
         } else if (s == "--seed")
             a.options.interventions.sparse.seed = parse_seed(s, value());
-        else if (s == "--linear") a.options.interventions.linear = parse_linear(value());
-        else if (s == "--costs") a.costs = true;
-        else if (s == "--shortlist") a.options.shortlist = true;
-        else if (s == "--threads") a.options.threads = parse_int(s, value());
+        else if (s == "--linear")
+            a.options.interventions.linear = parse_linear(value());
+        else if (s == "--costs")
+            a.costs = true;
+        else if (s == "--shortlist")
+            a.options.shortlist = true;
+        else if (s == "--threads")
+            a.options.threads = parse_int(s, value());
         else if (s == "--compute") {
             const std::string v = value();
             if (v != "int8" && v != "f32")
                 throw Error("--compute expects int8 or f32, got '" + v + "'");
             a.load.int8 = v == "int8";
-        }
-        else if (s == "--ablate")
+        } else if (s == "--ablate")
             a.options.interventions.ablations.push_back(parse_ablation(value()));
-        else if (s == "--max-length") a.options.max_length = parse_int(s, value());
-        else if (s == "--length-penalty") a.options.length_penalty = parse_float(s, value());
-        else if (s == "--attention") a.attention_out = value();
-        else if (s == "--ids") a.ids = true;
-        else if (s == "--no-split") a.options.split = false;
+        else if (s == "--max-length")
+            a.options.max_length = parse_int(s, value());
+        else if (s == "--length-penalty")
+            a.options.length_penalty = parse_float(s, value());
+        else if (s == "--attention")
+            a.attention_out = value();
+        else if (s == "--ids")
+            a.ids = true;
+        else if (s == "--no-split")
+            a.options.split = false;
         else if (s == "--forced-prefix") {
             std::stringstream ids(value());  // comma-separated target ids
             for (std::string id; std::getline(ids, id, ',');)
                 a.options.forced_prefix.push_back(parse_int(s, id));
-        }
-        else if (s == "--") { for (++i; i < argc; ++i) a.texts.push_back(argv[i]); }
-        else if (s.size() > 1 && s[0] == '-' && a.texts.empty()) throw Error("unknown option " + s);
-        else a.texts.push_back(s);
+        } else if (s == "--") {
+            for (++i; i < argc; ++i) a.texts.push_back(argv[i]);
+        } else if (s.size() > 1 && s[0] == '-' && a.texts.empty())
+            throw Error("unknown option " + s);
+        else
+            a.texts.push_back(s);
     }
     if (a.model.empty()) throw Error("no model given (-m MODEL)");
     a.options.return_attention = !a.attention_out.empty();
@@ -198,8 +223,10 @@ const char* const kLinearKinds[] = {"none", "favor", "elu"};
 json interventions_json(const heed::Interventions& iv) {
     json ablate = json::array();
     for (const heed::HeadAblation& a : iv.ablations)
-        ablate.push_back(
-            {{"block", heed::block_name(a.block)}, {"layer", a.layer}, {"head", a.head}, {"mean", a.mean}});
+        ablate.push_back({{"block", heed::block_name(a.block)},
+                          {"layer", a.layer},
+                          {"head", a.head},
+                          {"mean", a.mean}});
     return {{"temperature", iv.temperature},
             {"window", iv.window},
             {"noPositions", iv.no_positions},
@@ -270,8 +297,9 @@ bool translate_one(const Args& a, const heed::Translator& tr, const std::string&
         if (!r.ok) throw Error(r.error);
         const std::size_t n = r.sentences.size();
         const auto in = [&](std::size_t i) {
-            return n == 1 ? where : where + ", sentence " + std::to_string(i + 1) + " of " +
-                                        std::to_string(n);
+            return n == 1
+                       ? where
+                       : where + ", sentence " + std::to_string(i + 1) + " of " + std::to_string(n);
         };
         std::string out = r.text;
         for (char& c : out)
@@ -300,13 +328,18 @@ bool translate_one(const Args& a, const heed::Translator& tr, const std::string&
             json j = translation_json(n == 1 ? text : text.substr(s.begin, s.end - s.begin), done);
             j["interventions"] = interventions_json(a.options.interventions);
             j["costs"] = costs_json(done.costs);
-            if (n > 1) { j["sentence"] = i; j["sentences"] = n; }
+            if (n > 1) {
+                j["sentence"] = i;
+                j["sentences"] = n;
+            }
             attention->add(j);
         }
         return true;
     } catch (const Error& e) {
         std::cout << "\n" << std::flush;  // why: keep output lines aligned with input lines
-        std::cerr << "heed: error: " << (std::string(e.what()).rfind(where, 0) == 0 ? "" : where + ": ") << e.what() << "\n";
+        std::cerr << "heed: error: "
+                  << (std::string(e.what()).rfind(where, 0) == 0 ? "" : where + ": ") << e.what()
+                  << "\n";
         return false;
     }
 }
@@ -319,8 +352,8 @@ int run_translate(const Args& a, const heed::Translator& tr) {
         attention = std::make_unique<heed::cli::AttentionFile>(a.attention_out);
     int failures = 0;
     for (std::size_t i = 0; i < a.texts.size(); ++i)
-        failures += !translate_one(a, tr, a.texts[i], "text " + std::to_string(i + 1),
-                                   attention.get());
+        failures +=
+            !translate_one(a, tr, a.texts[i], "text " + std::to_string(i + 1), attention.get());
     if (a.texts.empty()) {
         std::string line;
         for (std::size_t n = 1;; ++n) {
@@ -382,7 +415,12 @@ int run_bench(const heed::Translator& tr) {
         std::istringstream in(s);
         for (std::string w; in >> w;) ++words;
     }
-    struct Mode { const char* name; int beam; bool batched, shortlist; int threads = 1; };
+    struct Mode {
+        const char* name;
+        int beam;
+        bool batched, shortlist;
+        int threads = 1;
+    };
     heed::TranslateOptions with_shortlist;
     with_shortlist.shortlist = true;
     bool has_shortlist = true;
@@ -403,8 +441,10 @@ int run_bench(const heed::Translator& tr) {
         o.shortlist = m.shortlist;
         o.threads = m.threads;
         auto run = [&] {
-            if (m.batched) tr.translate(kBenchSentences, o);
-            else for (const std::string& s : kBenchSentences) tr.translate({s}, o);
+            if (m.batched)
+                tr.translate(kBenchSentences, o);
+            else
+                for (const std::string& s : kBenchSentences) tr.translate({s}, o);
         };
         run();  // warm-up
         int reps = 0;

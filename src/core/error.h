@@ -9,7 +9,7 @@ namespace heed {
 
 /// A user-facing failure; what() is a complete sentence naming the cause.
 class Error : public std::runtime_error {
-public:
+  public:
     explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 

@@ -71,7 +71,8 @@ Hypothesis take_path(std::vector<Node>& nodes, int node, float score, bool recor
     read_path(nodes, node, h.tokens, h.logprobs);
     h.score = score;
     if (recording) {
-        for (int n = node; n >= 0; n = nodes[n].parent) h.steps.push_back(std::move(nodes[n].record));
+        for (int n = node; n >= 0; n = nodes[n].parent)
+            h.steps.push_back(std::move(nodes[n].record));
         std::reverse(h.steps.begin(), h.steps.end());
         h.beam_node = nodes[node].tree_pos;
     }
@@ -80,13 +81,20 @@ Hypothesis take_path(std::vector<Node>& nodes, int node, float score, bool recor
 
 /// One beam search, its state as members and each step's parts as named methods.
 class Beam {
-public:
+  public:
     Beam(const Model& model, const Memory& memory, const SearchOptions& opt,
          const SearchObserver& observer)
-        : model_(model), c_(model.config()), opt_(opt), observer_(observer),
-          cols_{opt.output, c_.vocab_size}, K_(opt.beam_size), V_(cols_.size()),
-          recording_(opt.return_attention), state_(c_, K_, opt.max_length),
-          memories_(std::size_t(K_), &memory), logits_(std::size_t(K_) * std::size_t(V_)),
+        : model_(model),
+          c_(model.config()),
+          opt_(opt),
+          observer_(observer),
+          cols_{opt.output, c_.vocab_size},
+          K_(opt.beam_size),
+          V_(cols_.size()),
+          recording_(opt.return_attention),
+          state_(c_, K_, opt.max_length),
+          memories_(std::size_t(K_), &memory),
+          logits_(std::size_t(K_) * std::size_t(V_)),
           tokens_(std::size_t(K_), opt.start_id >= 0 ? opt.start_id : c_.decoder_start_id),
           live_(std::size_t(K_), -1),
           live_score_(std::size_t(K_), -std::numeric_limits<float>::infinity()) {
@@ -109,7 +117,7 @@ public:
         return best();
     }
 
-private:
+  private:
     /// Each row's log-probabilities (bans and the UTF-8 guard applied) plus its hypothesis's
     /// score: the candidate totals.
     void score_rows(int t) {
@@ -155,8 +163,8 @@ private:
             const int id = add_node(t, r, v, total, forced);
             if (v == c_.eos_id) {
                 if (int(finished_.size()) < K_)
-                    finished_.emplace_back(id, normalised(total, nodes_[id].length,
-                                                          opt_.length_penalty));
+                    finished_.emplace_back(
+                        id, normalised(total, nodes_[id].length, opt_.length_penalty));
                 continue;
             }
             next_.push_back(id);
@@ -191,8 +199,8 @@ private:
             rec.self_attn = trace_.self[r];  // this step's rows only
             rec.cross_attn = trace_.cross[r];
             n.tree_pos = int(tree_[t].size());
-            tree_[t].push_back(BeamNode{v, {}, n.parent < 0 ? -1 : nodes_[n.parent].tree_pos,
-                                        total, v == c_.eos_id});
+            tree_[t].push_back(BeamNode{
+                v, {}, n.parent < 0 ? -1 : nodes_[n.parent].tree_pos, total, v == c_.eos_id});
         }
         nodes_.push_back(std::move(n));
         return int(nodes_.size()) - 1;
@@ -228,17 +236,16 @@ private:
             // why: live rows never end in EOS (those went to `finished`), so none counts twice
             for (int r = 0; r < K_; ++r) {
                 if (!std::isfinite(live_score_[r]) || live_[r] < 0) continue;
-                finished_.emplace_back(live_[r], normalised(live_score_[r],
-                                                            nodes_[live_[r]].length,
+                finished_.emplace_back(live_[r], normalised(live_score_[r], nodes_[live_[r]].length,
                                                             opt_.length_penalty));
             }
         }
         if (finished_.empty()) return Hypothesis{};
-        const auto best = std::max_element(
-            finished_.begin(), finished_.end(),
-            [](const std::pair<int, float>& a, const std::pair<int, float>& b) {
-                return a.second < b.second;
-            });
+        const auto best =
+            std::max_element(finished_.begin(), finished_.end(),
+                             [](const std::pair<int, float>& a, const std::pair<int, float>& b) {
+                                 return a.second < b.second;
+                             });
         Hypothesis h = take_path(nodes_, best->first, best->second, recording_);
         h.beam = std::move(tree_);
         return h;
@@ -257,11 +264,11 @@ private:
     const std::vector<const Memory*> memories_;
     std::vector<float> logits_;
     std::vector<int> tokens_;
-    std::vector<Node> nodes_;                       // the arena of kept candidates
-    std::vector<int> live_;                         // each row's newest node
-    std::vector<float> live_score_;                 // each row's log-probability
-    std::vector<std::pair<int, float>> finished_;   // (node, normalised score)
-    std::vector<std::vector<BeamNode>> tree_;       // the beam tree (when recording)
+    std::vector<Node> nodes_;                      // the arena of kept candidates
+    std::vector<int> live_;                        // each row's newest node
+    std::vector<float> live_score_;                // each row's log-probability
+    std::vector<std::pair<int, float>> finished_;  // (node, normalised score)
+    std::vector<std::vector<BeamNode>> tree_;      // the beam tree (when recording)
     StepAttention trace_;
     std::vector<std::size_t> order_;
     std::vector<int> parents_, next_, next_tokens_, tail_, best_tokens_;

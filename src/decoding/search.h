@@ -16,12 +16,12 @@ struct BytePieces;  // decoding/utf8_guard.h
 
 /// Search settings (the translator fills them from TranslateOptions).
 struct SearchOptions {
-    int beam_size = 1;            ///< 1 = greedy
-    int max_length = 64;          ///< max target tokens, EOS included
+    int beam_size = 1;    ///< 1 = greedy
+    int max_length = 64;  ///< max target tokens, EOS included
     /// Greedy: each sentence's own limit (at most max_length), one per memory; empty =
     /// max_length for every sentence. A sentence stops at its limit as it would alone.
     std::vector<int> row_max_length;
-    float length_penalty = 1.0f;  ///< final beam score = logprob / length^penalty
+    float length_penalty = 1.0f;    ///< final beam score = logprob / length^penalty
     bool return_attention = false;  ///< keep per-step attention rows and top-k candidates
     int top_k = 5;                  ///< candidates kept per step when return_attention
     int start_id = -1;              ///< first decoder input; -1 = the config's decoder_start_id
@@ -63,10 +63,10 @@ struct OutputColumns {
 struct StepRecord {
     int token = 0;
     float prob = 0.0f;
-    std::vector<int> top_ids;        ///< top-k ids, most probable first
+    std::vector<int> top_ids;  ///< top-k ids, most probable first
     std::vector<float> top_probs;
-    std::vector<float> self_attn;    ///< [L][H][t+1]
-    std::vector<float> cross_attn;   ///< [L][H][S]
+    std::vector<float> self_attn;   ///< [L][H][t+1]
+    std::vector<float> cross_attn;  ///< [L][H][S]
 };
 
 /// A finished (or length-capped) target sequence.
@@ -93,7 +93,8 @@ struct SearchProgress {
 using SearchObserver = std::function<bool(const SearchProgress& best)>;
 
 /// Greedy decoding of several sentences at once (one decoder row each).
-std::vector<Hypothesis> greedy_search(const Model& model, const std::vector<const Memory*>& memories,
+std::vector<Hypothesis> greedy_search(const Model& model,
+                                      const std::vector<const Memory*>& memories,
                                       const SearchOptions& options,
                                       const SearchObserver& observer = {});
 

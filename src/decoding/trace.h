@@ -11,16 +11,16 @@ namespace heed {
 
 /// One of the top-k candidates the decoder weighed at a step.
 struct Candidate {
-    int id = 0;            ///< target vocabulary id
-    std::string piece;     ///< its SentencePiece piece
-    float prob = 0.0f;     ///< softmax probability at that step
+    int id = 0;         ///< target vocabulary id
+    std::string piece;  ///< its SentencePiece piece
+    float prob = 0.0f;  ///< softmax probability at that step
 };
 
 /// Everything recorded for one decoding step of the chosen hypothesis.
 struct StepTrace {
-    int token = 0;                         ///< the token chosen at this step
-    float prob = 0.0f;                     ///< its probability
-    std::vector<Candidate> top;            ///< top-k candidates, most probable first
+    int token = 0;               ///< the token chosen at this step
+    float prob = 0.0f;           ///< its probability
+    std::vector<Candidate> top;  ///< top-k candidates, most probable first
 };
 
 /// One hypothesis kept at one step of beam search (the beam tree): it extends node `parent`
@@ -36,9 +36,9 @@ struct BeamNode {
 
 /// Attention of the chosen hypothesis. S = source length (with EOS), T = target steps.
 struct AttentionTrace {
-    Array encoder_self;   ///< [L_enc][H][S][S]
-    Array decoder_self;   ///< [L_dec][H][T][T] (row t sees keys 0..t: causal)
-    Array cross;          ///< [L_dec][H][T][S]
+    Array encoder_self;            ///< [L_enc][H][S][S]
+    Array decoder_self;            ///< [L_dec][H][T][T] (row t sees keys 0..t: causal)
+    Array cross;                   ///< [L_dec][H][T][S]
     std::vector<StepTrace> steps;  ///< one per target token (T entries)
     /// Beam search only: the nodes kept at each step, and the chosen hypothesis's last node
     /// (its path back through `parent` is the translation); empty / -1 for greedy.

@@ -191,7 +191,8 @@ void dot_rows(int N, int K, const float* a, int lda, const float* b, int ldb, co
 }  // namespace
 
 void gemm_f32_ref(int M, int N, int K, const float* a, int lda, const float* b, int ldb,
-                  bool b_transposed, const float* bias, float* c, int ldc, bool accumulate) noexcept {
+                  bool b_transposed, const float* bias, float* c, int ldc,
+                  bool accumulate) noexcept {
     for (int i = 0; i < M; ++i)
         for (int j = 0; j < N; ++j) {
             float s = bias ? bias[j] : 0.0f;
@@ -257,7 +258,8 @@ void gemm_f32_4x8_simd128(int M, int N, int K, const float* a, int lda, const fl
 }
 
 void gemm_f32_nn_simd128(int M, int N, int K, const float* a, int lda, const float* b, int ldb,
-                         const float* bias, float* c, int ldc, bool accumulate, float* tail) noexcept {
+                         const float* bias, float* c, int ldc, bool accumulate,
+                         float* tail) noexcept {
     const int n8 = N - N % kGemmNr;
     drive(M, n8, K, a, lda, Panels{b, ldb, kGemmNr}, bias, c, ldc, accumulate);
     if (n8 == N || M <= 0) return;

@@ -21,7 +21,8 @@ constexpr int kGemmMr = 4;
 /// Scalar reference GEMM (float accumulation in k order, bias first): the oracle for tests
 /// and the baseline of the benchmark.
 void gemm_f32_ref(int M, int N, int K, const float* a, int lda, const float* b, int ldb,
-                  bool b_transposed, const float* bias, float* c, int ldc, bool accumulate) noexcept;
+                  bool b_transposed, const float* bias, float* c, int ldc,
+                  bool accumulate) noexcept;
 
 /// Floats needed to hold B[K,N] packed: ceil(N/8) panels of K rows by 8 columns.
 std::size_t packed_b_size(int K, int N) noexcept;
@@ -40,7 +41,8 @@ void gemm_f32_4x8_simd128(int M, int N, int K, const float* a, int lda, const fl
 /// kernel, stepping B rows by `ldb`. Meant for small M or small B (attention's P·V); the last
 /// partial panel is copied into `tail` (K*8 floats of caller scratch, untouched when N % 8 == 0).
 void gemm_f32_nn_simd128(int M, int N, int K, const float* a, int lda, const float* b, int ldb,
-                         const float* bias, float* c, int ldc, bool accumulate, float* tail) noexcept;
+                         const float* bias, float* c, int ldc, bool accumulate,
+                         float* tail) noexcept;
 
 /// C = A · Bᵀ with B [N,K] read in place as rows dotted with rows of A (no packing). Meant for
 /// small M or tiny N (attention's Q·Kᵀ in the decode step).

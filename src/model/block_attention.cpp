@@ -28,8 +28,10 @@ void BlockAttention::set_interventions(const Interventions* interventions) {
 }
 
 void BlockAttention::attend(const AttendCall& call) {
-    if (iv_->linear.enabled()) linear(call);
-    else softmax(call);
+    if (iv_->linear.enabled())
+        linear(call);
+    else
+        softmax(call);
     ablate(call);
 }
 

@@ -70,8 +70,8 @@ ModelConfig ModelConfig::from_json(const std::string& text) {
     }
     if (!j.is_object()) throw Error("model config is not a JSON object");
     ModelConfig c;
-    for (const char* key : {"d_model", "heads", "ffn_dim", "encoder_layers", "decoder_layers",
-                            "vocab_size"})
+    for (const char* key :
+         {"d_model", "heads", "ffn_dim", "encoder_layers", "decoder_layers", "vocab_size"})
         if (!j.contains(key)) throw Error(std::string("model config: missing field '") + key + "'");
     read_int(j, "d_model", c.d_model, 1, ModelLimits::d_model);
     read_int(j, "heads", c.heads, 1, ModelLimits::heads);
@@ -93,13 +93,20 @@ ModelConfig ModelConfig::from_json(const std::string& text) {
     std::string act = "relu", pos = "sinusoidal";
     read_field(j, "activation", act);
     read_field(j, "positions", pos);
-    if (act == "relu") c.activation = Activation::Relu;
-    else if (act == "gelu") c.activation = Activation::Gelu;
-    else if (act == "swish" || act == "silu") c.activation = Activation::Swish;
-    else throw Error("model config: unknown activation '" + act + "' (relu, gelu, swish)");
-    if (pos == "sinusoidal") c.positions = PositionKind::Sinusoidal;
-    else if (pos == "learned") c.positions = PositionKind::Learned;
-    else throw Error("model config: unknown positions '" + pos + "' (sinusoidal, learned)");
+    if (act == "relu")
+        c.activation = Activation::Relu;
+    else if (act == "gelu")
+        c.activation = Activation::Gelu;
+    else if (act == "swish" || act == "silu")
+        c.activation = Activation::Swish;
+    else
+        throw Error("model config: unknown activation '" + act + "' (relu, gelu, swish)");
+    if (pos == "sinusoidal")
+        c.positions = PositionKind::Sinusoidal;
+    else if (pos == "learned")
+        c.positions = PositionKind::Learned;
+    else
+        throw Error("model config: unknown positions '" + pos + "' (sinusoidal, learned)");
 
     if (c.d_model % c.heads != 0)
         throw Error("model config: d_model " + std::to_string(c.d_model) +

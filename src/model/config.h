@@ -25,22 +25,22 @@ struct ModelLimits {
 
 /// Encoder-decoder Transformer configuration.
 struct ModelConfig {
-    int d_model = 256;          ///< D, model width
-    int heads = 4;              ///< H; head dim Dh = D / H
-    int ffn_dim = 1024;         ///< F, feed-forward inner width
+    int d_model = 256;   ///< D, model width
+    int heads = 4;       ///< H; head dim Dh = D / H
+    int ffn_dim = 1024;  ///< F, feed-forward inner width
     int encoder_layers = 4;
     int decoder_layers = 1;
-    int vocab_size = 8000;      ///< V, shared source/target vocabulary
-    bool pre_norm = true;       ///< LayerNorm before each block (and a final one) vs after
+    int vocab_size = 8000;  ///< V, shared source/target vocabulary
+    bool pre_norm = true;   ///< LayerNorm before each block (and a final one) vs after
     Activation activation = Activation::Relu;
     PositionKind positions = PositionKind::Sinusoidal;
-    int max_positions = 256;    ///< longest sequence the positions cover
-    bool tied_embeddings = true;    ///< source, target and output embeddings are one matrix
-    bool scale_embeddings = true;   ///< multiply embeddings by sqrt(D)
-    bool final_logits_bias = false; ///< a [V] bias added to the logits
+    int max_positions = 256;         ///< longest sequence the positions cover
+    bool tied_embeddings = true;     ///< source, target and output embeddings are one matrix
+    bool scale_embeddings = true;    ///< multiply embeddings by sqrt(D)
+    bool final_logits_bias = false;  ///< a [V] bias added to the logits
     float layer_norm_eps = 1e-5f;
     int pad_id = 0, unk_id = 1, bos_id = 2, eos_id = 3;
-    int decoder_start_id = 2;   ///< first decoder input token
+    int decoder_start_id = 2;  ///< first decoder input token
 
     int head_dim() const { return d_model / heads; }
 

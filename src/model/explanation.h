@@ -30,16 +30,16 @@ struct HeadQuery {
 struct HeadExplanation {
     int dk = 0;
     std::string start_token;  ///< the decoder's first input piece (labels decoder-side keys)
-    Array xq, xkv;           ///< block inputs after their LayerNorm: [Lq, D], [Lk, D]
-    Array q, k, v;           ///< this head's projections [Lq, Dh], [Lk, Dh], [Lk, Dh]
-    Array scores;            ///< Q·Kᵀ [Lq, Lk]
-    Array scaled;            ///< Q·Kᵀ/√dk [Lq, Lk]
-    Array mask;              ///< 1 where blocked (causal), else 0 [Lq, Lk]
-    Array weights;           ///< softmax(masked scaled) [Lq, Lk]
-    Array weights_unscaled;  ///< softmax(masked scores), for comparison [Lq, Lk]
-    Array output;            ///< weights·V [Lq, Dh]
-    Array concat;            ///< all heads' outputs [Lq, D]
-    Array projected;         ///< concat·Woᵀ + bo [Lq, D]
+    Array xq, xkv;            ///< block inputs after their LayerNorm: [Lq, D], [Lk, D]
+    Array q, k, v;            ///< this head's projections [Lq, Dh], [Lk, Dh], [Lk, Dh]
+    Array scores;             ///< Q·Kᵀ [Lq, Lk]
+    Array scaled;             ///< Q·Kᵀ/√dk [Lq, Lk]
+    Array mask;               ///< 1 where blocked (causal), else 0 [Lq, Lk]
+    Array weights;            ///< softmax(masked scaled) [Lq, Lk]
+    Array weights_unscaled;   ///< softmax(masked scores), for comparison [Lq, Lk]
+    Array output;             ///< weights·V [Lq, Dh]
+    Array concat;             ///< all heads' outputs [Lq, D]
+    Array projected;          ///< concat·Woᵀ + bo [Lq, D]
 };
 
 }  // namespace heed

@@ -8,8 +8,8 @@
 #include <cstring>
 
 #include "core/error.h"
-#include "ops/activation.h"
 #include "model/block_attention.h"
+#include "ops/activation.h"
 #include "ops/attention.h"
 
 namespace heed {
@@ -103,8 +103,8 @@ DecoderState::DecoderState(const ModelConfig& c, int rows, int max_len)
     proj_ = Mat::from_shape({R, D});
     ffn_ = Mat::from_shape({R, F});
     token_.resize(D);
-    attention_ = std::make_unique<BlockAttention>(
-        c, rows, std::size_t(std::max(max_len, c.max_positions)));
+    attention_ =
+        std::make_unique<BlockAttention>(c, rows, std::size_t(std::max(max_len, c.max_positions)));
 }
 
 DecoderState::~DecoderState() = default;
@@ -165,11 +165,11 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace,
         sublayer(x, w.ln1, [&](const Mat& in, Mat& out) {
             if (trace) trace->block_inputs.push_back(in);     // [S, D]
             w.self_attn.qkv.apply(in.data(), S, qkv.data());  // [S, 3D] = Q | K | V
-            attention.attend({AttentionBlock::EncoderSelf, l, columns(qkv, 0, D),  // Q [S, D]
-                              columns(qkv, D, D), columns(qkv, 2 * D, D),   // K, V [S, D]
-                              out_columns(attn, 0, D),                      // [S, D]
-                              trace ? trace->self_attn.data() + std::size_t(l) * H * S * S
-                                    : nullptr});
+            attention.attend(
+                {AttentionBlock::EncoderSelf, l, columns(qkv, 0, D),  // Q [S, D]
+                 columns(qkv, D, D), columns(qkv, 2 * D, D),          // K, V [S, D]
+                 out_columns(attn, 0, D),                             // [S, D]
+                 trace ? trace->self_attn.data() + std::size_t(l) * H * S * S : nullptr});
             w.self_attn.o.apply(attn.data(), S, out.data());  // [S, D]
         });
         // feed-forward
@@ -221,13 +221,12 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
                 float* kv = s.cache_[l].data() + r * per_row;  // [max_len, 2D] = K | V
                 std::memcpy(kv + std::size_t(t) * 2 * D, row(s.qkv_, r) + D,
                             2 * D * sizeof(float));  // append k_t | v_t
-                AttendCall self(AttentionBlock::DecoderSelf, l,
-                                {row(s.qkv_, r), 1, D, 3 * D},  // Q [1, D]
-                                {kv, t + 1, D, 2 * D},          // K [t+1, D]
-                                {kv + D, t + 1, D, 2 * D},      // V [t+1, D]
-                                {row(s.attn_, r), 1, D, D},     // [1, D]
-                                trace ? trace->self[r].data() + std::size_t(l) * H * (t + 1)
-                                      : nullptr);
+                AttendCall self(
+                    AttentionBlock::DecoderSelf, l, {row(s.qkv_, r), 1, D, 3 * D},  // Q [1, D]
+                    {kv, t + 1, D, 2 * D},                                          // K [t+1, D]
+                    {kv + D, t + 1, D, 2 * D},                                      // V [t+1, D]
+                    {row(s.attn_, r), 1, D, D},                                     // [1, D]
+                    trace ? trace->self[r].data() + std::size_t(l) * H * (t + 1) : nullptr);
                 self.row = r;
                 self.position = t;
                 s.attention_->attend(self);
@@ -241,12 +240,12 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
             for (int r = 0; r < R; ++r) {
                 const Memory& m = *memories[r];
                 const float* kv = m.cross_kv[l].data();  // [S, 2D] = K | V
-                AttendCall cross(AttentionBlock::Cross, l, {row(s.q_, r), 1, D, D},  // Q [1, D]
-                                 {kv, m.length, D, 2 * D},                            // K [S, D]
-                                 {kv + D, m.length, D, 2 * D},                        // V [S, D]
-                                 {row(s.attn_, r), 1, D, D},                          // [1, D]
-                                 trace ? trace->cross[r].data() + std::size_t(l) * H * m.length
-                                       : nullptr);
+                AttendCall cross(
+                    AttentionBlock::Cross, l, {row(s.q_, r), 1, D, D},  // Q [1, D]
+                    {kv, m.length, D, 2 * D},                           // K [S, D]
+                    {kv + D, m.length, D, 2 * D},                       // V [S, D]
+                    {row(s.attn_, r), 1, D, D},                         // [1, D]
+                    trace ? trace->cross[r].data() + std::size_t(l) * H * m.length : nullptr);
                 cross.row = r;
                 cross.position = t;
                 cross.memory = &m;

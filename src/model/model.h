@@ -23,16 +23,16 @@ class BlockAttention;
 /// The encoder's output for one sentence, with every decoder layer's cross-attention keys and
 /// values computed once (never recomputed per step).
 struct Memory {
-    int length = 0;                ///< S
-    Mat states;                    ///< [S, D] final encoder states
-    std::vector<Mat> cross_kv;     ///< per decoder layer: [S, 2D] (K | V)
+    int length = 0;             ///< S
+    Mat states;                 ///< [S, D] final encoder states
+    std::vector<Mat> cross_kv;  ///< per decoder layer: [S, 2D] (K | V)
 };
 
 /// Optional recordings of a forward pass (attention, and the normalised block inputs the
 /// one-head explainer needs). Filled only for the parts requested.
 struct EncoderTrace {
-    std::vector<float> self_attn;  ///< [L][H][S][S]
-    std::vector<Mat> block_inputs; ///< per layer: [S, D] query-side input of self-attention
+    std::vector<float> self_attn;   ///< [L][H][S][S]
+    std::vector<Mat> block_inputs;  ///< per layer: [S, D] query-side input of self-attention
 };
 
 /// Per-step attention of every row: self [L][R][H][t+1] and cross [L][R][H][S_r] flattened
@@ -48,7 +48,7 @@ struct StepAttention {
 /// Incremental decoding state of R rows: self-attention KV caches sized once for `max_len`
 /// steps, and every scratch buffer the step needs (no allocation per token).
 class DecoderState {
-public:
+  public:
     DecoderState(const ModelConfig& config, int rows, int max_len);
     ~DecoderState();
     int rows() const { return rows_; }
@@ -59,13 +59,13 @@ public:
     /// Attention surgery for every later step (null: none); must outlive the state's use.
     void set_interventions(const Interventions* interventions);
 
-private:
+  private:
     friend class Model;
     int rows_, max_len_, length_ = 0;
     std::vector<std::vector<float>> cache_;  ///< per layer: [R, max_len, 2D] (K | V)
     std::vector<float> cache_tmp_;
     Mat x_, h_, qkv_, q_, attn_, proj_, ffn_;  ///< [R, *] scratch
-    std::vector<float> token_;                ///< [D] one token's embedding row
+    std::vector<float> token_;                 ///< [D] one token's embedding row
     /// Every attention block of the steps, under the interventions (block_attention.h).
     std::unique_ptr<BlockAttention> attention_;
 };
@@ -79,7 +79,7 @@ struct OutputLayer {
 
 /// Weights plus the forward pass.
 class Model {
-public:
+  public:
     Model(ModelConfig config, ModelWeights weights);
     const ModelConfig& config() const { return config_; }
     const ModelWeights& weights() const { return weights_; }
@@ -99,7 +99,7 @@ public:
     /// The output projection's rows `ids` (sorted vocabulary ids), for step().
     OutputLayer output_layer(std::vector<int> ids) const;
 
-private:
+  private:
     ModelConfig config_;
     ModelWeights weights_;
 };

@@ -49,12 +49,9 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 }
 
 bool parse_dtype(const std::string& s, DType& out) {
-    static const std::pair<const char*, DType> table[] = {{"F32", DType::F32},
-                                                          {"F16", DType::F16},
-                                                          {"BF16", DType::BF16},
-                                                          {"I8", DType::I8},
-                                                          {"U8", DType::U8},
-                                                          {"I32", DType::I32}};
+    static const std::pair<const char*, DType> table[] = {
+        {"F32", DType::F32}, {"F16", DType::F16}, {"BF16", DType::BF16},
+        {"I8", DType::I8},   {"U8", DType::U8},   {"I32", DType::I32}};
     for (const auto& [name, dtype] : table)
         if (s == name) {
             out = dtype;

@@ -16,7 +16,7 @@ namespace {
 using Shape = std::vector<std::size_t>;
 
 class Reader {
-public:
+  public:
     Reader(const ModelFile& f, const LoadOptions& options) : file_(f), options_(options) {}
 
     std::vector<float> read(const std::string& name, Shape shape) {
@@ -55,7 +55,7 @@ public:
         file_.check_all_used(used_);
     }
 
-private:
+  private:
     /// Stacks `names` ([d, in] each, ".weight" and ".bias" unless `suffixed` is false) into
     /// one layer: int8 when every part is stored I8 and the options keep int8, else f32.
     PackedLinear fused_parts(const std::vector<std::string>& names, std::size_t d, std::size_t in,
@@ -99,8 +99,7 @@ std::vector<float> flat(const Mat& m) { return std::vector<float>(m.begin(), m.e
 
 }  // namespace
 
-ModelWeights load_weights(const ModelFile& file, const ModelConfig& c,
-                          const LoadOptions& options) {
+ModelWeights load_weights(const ModelFile& file, const ModelConfig& c, const LoadOptions& options) {
     const std::size_t D = c.d_model, F = c.ffn_dim, V = c.vocab_size, P = c.max_positions;
     Reader r(file, options);
     ModelWeights w;

@@ -50,7 +50,7 @@ struct ModelWeights {
     std::vector<float> src_embed, tgt_embed;
     /// Positions [P, D] (sinusoidal or learned); `dec_pos` is empty when it equals `enc_pos`.
     std::vector<float> enc_pos, dec_pos;
-    PackedLinear lm_head;          ///< [V, D] output projection (+ final logits bias)
+    PackedLinear lm_head;  ///< [V, D] output projection (+ final logits bias)
     std::vector<EncoderLayerWeights> encoder;
     std::vector<DecoderLayerWeights> decoder;
     LayerNorm encoder_ln, decoder_ln;  ///< final norms (pre-norm models only)

@@ -290,11 +290,10 @@ void attend_head(const HeadAttention& a, float* probs, const RowsSpan& out,
     for (int i = 0; i < Lq; ++i) {
         float* row = probs + std::size_t(i) * Lk;
         for (int j = 0; j < Lk; ++j) {
-            const bool blocked = (m.key_padding && m.key_padding[j]) ||
-                                 (m.causal && j > i + m.offset) ||
-                                 (m.blocked && m.blocked[std::size_t(i) * Lk + j]) ||
-                                 (m.window >= 0 &&
-                                  std::abs(std::min(i + m.window_first, Lk - 1) - j) > m.window);
+            const bool blocked =
+                (m.key_padding && m.key_padding[j]) || (m.causal && j > i + m.offset) ||
+                (m.blocked && m.blocked[std::size_t(i) * Lk + j]) ||
+                (m.window >= 0 && std::abs(std::min(i + m.window_first, Lk - 1) - j) > m.window);
             const float e = scale == 1.0f ? row[j] : row[j] * scale;
             if (record && record->scores) record->scores[std::size_t(i) * Lk + j] = e;
             row[j] = blocked ? kNegInf : e;

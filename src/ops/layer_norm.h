@@ -1,5 +1,5 @@
-// Layer normalisation over the last axis (Ba et al. 2016): y = (x - mean) / sqrt(var + eps) * g + b.
-// Rows of a contiguous [rows, D] buffer; no allocation.
+// Layer normalisation over the last axis (Ba et al. 2016): y = (x - mean) / sqrt(var + eps) * g +
+// b. Rows of a contiguous [rows, D] buffer; no allocation.
 #pragma once
 
 #include <vector>
@@ -12,6 +12,7 @@ struct LayerNorm {
 };
 
 /// out[r] = LN(x[r]) for each of `rows` rows of width `d`. `out` may alias `x`.
-void layer_norm(const float* x, int rows, int d, const LayerNorm& ln, float eps, float* out) noexcept;
+void layer_norm(const float* x, int rows, int d, const LayerNorm& ln, float eps,
+                float* out) noexcept;
 
 }  // namespace heed

@@ -1,12 +1,12 @@
 // Multi-head attention: per-head Q/K/V projections, attention per head, concatenation and the
-// output projection (as nn.MultiheadAttention), keeping every intermediate (tested against PyTorch).
-// Runs the same per-head routine (attend_head) as the model's fused forward pass.
+// output projection (as nn.MultiheadAttention), keeping every intermediate (tested against
+// PyTorch). Runs the same per-head routine (attend_head) as the model's fused forward pass.
 #pragma once
 
 #include "core/tensor.h"
 #include "ops/attention.h"
-#include "ops/packed_linear.h"
 #include "ops/matmul.h"
+#include "ops/packed_linear.h"
 
 namespace heed {
 

@@ -12,8 +12,8 @@
 namespace heed {
 namespace {
 
-constexpr std::string_view kSpaceSymbol = "\xE2\x96\x81";      // U+2581 "▁"
-constexpr std::size_t kMaxTrieResults = 32;  // sentencepiece's kMaxTrieResultsSize
+constexpr std::string_view kSpaceSymbol = "\xE2\x96\x81";  // U+2581 "▁"
+constexpr std::size_t kMaxTrieResults = 32;                // sentencepiece's kMaxTrieResultsSize
 
 // darts-clone unit layout: label in bits 0-7 (+ bit 31 for value units), has_leaf in bit 8,
 // offset in bits 10-31 scaled by 2^8 when bit 9 is set, value in bits 0-30.

@@ -12,8 +12,8 @@
 namespace heed {
 namespace {
 
-constexpr std::string_view kSpaceSymbol = "\xE2\x96\x81";      // U+2581 "▁"
-constexpr float kUnkPenalty = 10.0f;  // unk score = lowest piece score - this
+constexpr std::string_view kSpaceSymbol = "\xE2\x96\x81";  // U+2581 "▁"
+constexpr float kUnkPenalty = 10.0f;                       // unk score = lowest piece score - this
 
 const char* model_type_name(ModelType t) {
     switch (t) {

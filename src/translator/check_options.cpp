@@ -47,11 +47,13 @@ void check_options(const TranslateOptions& o) {
         throw Error("interventions.linear.features must be an integer in [1, " +
                     std::to_string(l.linear_features) + "], got " + std::to_string(lin.features));
     if (lin.enabled() && iv.masks_keys())
-        throw Error("interventions.linear replaces the softmax, so it cannot be combined with "
-                    "interventions.window or interventions.sparse (choose one)");
+        throw Error(
+            "interventions.linear replaces the softmax, so it cannot be combined with "
+            "interventions.window or interventions.sparse (choose one)");
     if (lin.kind == LinearKind::Elu && iv.temperature != 1.0f)
-        throw Error("interventions.temperature must be 1 with interventions.linear.kind 'elu' "
-                    "(elu + 1 has no softmax scale to change)");
+        throw Error(
+            "interventions.temperature must be 1 with interventions.linear.kind 'elu' "
+            "(elu + 1 has no softmax scale to change)");
 }
 
 }  // namespace heed

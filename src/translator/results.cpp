@@ -67,8 +67,8 @@ Translation finish(Translation t, const LoadedModel& m, const TranslateOptions& 
                    const OutputLayer* output) {
     const ModelConfig& c = m.model.config();
     t.to = m.directions.target(o.to);
-    t.costs = attention_costs(c, o.interventions, int(t.source_ids.size()),
-                              int(t.target_ids.size()));
+    t.costs =
+        attention_costs(c, o.interventions, int(t.source_ids.size()), int(t.target_ids.size()));
     t.output_size = output ? int(output->ids.size()) : c.vocab_size;
     return t;
 }
@@ -94,6 +94,5 @@ StepEvent step_event(const Tokenizer& tok, const ModelConfig& c, const std::vect
     if (e.step == 0) e.encoder_self = &encoder_self;
     return e;
 }
-
 
 }  // namespace heed

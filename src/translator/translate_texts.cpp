@@ -94,23 +94,27 @@ std::vector<TextTranslation> Translator::translate_texts(const std::vector<std::
     } else {
         for (std::size_t first = 0; first < sentences.size(); first += kChunkSentences) {
             const std::size_t last = std::min(sentences.size(), first + kChunkSentences);
-            std::vector<BatchItem> items = translate_batch(
-                std::vector<std::string>(sentences.begin() + std::ptrdiff_t(first),
-                                         sentences.begin() + std::ptrdiff_t(last)),
-                options);
+            std::vector<BatchItem> items =
+                translate_batch(std::vector<std::string>(sentences.begin() + std::ptrdiff_t(first),
+                                                         sentences.begin() + std::ptrdiff_t(last)),
+                                options);
             for (std::size_t k = first; k < last; ++k) {
                 TextTranslation& t = out[refs[k].text];
                 BatchItem& item = items[k - first];
-                if (item.ok) t.sentences[refs[k].index] = std::move(item.translation);
-                else refuse(t, refs[k].index, item.error);
+                if (item.ok)
+                    t.sentences[refs[k].index] = std::move(item.translation);
+                else
+                    refuse(t, refs[k].index, item.error);
             }
         }
     }
     for (std::size_t t = 0; t < texts.size(); ++t) {
         TextTranslation& r = out[t];
         r.ok = r.error.empty() && !r.stopped;
-        if (r.ok) r.text = joined(texts[t], r);
-        else r.sentences.clear();
+        if (r.ok)
+            r.text = joined(texts[t], r);
+        else
+            r.sentences.clear();
     }
     return out;
 }

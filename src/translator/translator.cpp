@@ -63,9 +63,7 @@ std::string Translator::config_json() const { return loaded_->model.config().to_
 std::size_t Translator::parameter_count() const {
     return count_parameters(loaded_->model.config());
 }
-std::size_t Translator::weight_bytes() const {
-    return loaded_->model.weights().resident_bytes();
-}
+std::size_t Translator::weight_bytes() const { return loaded_->model.weights().resident_bytes(); }
 bool Translator::int8_weights() const {
     return loaded_->model.weights().lm_head.kernel() != LinearKernel::F32 ||
            (!loaded_->model.weights().encoder.empty() &&
@@ -226,10 +224,9 @@ std::vector<Translation> Translator::translate_group(std::vector<std::vector<int
     std::vector<Prepared> prepared(ids.size());
     for (std::size_t i = 0; i < ids.size(); ++i) {
         prepared[i].ids = std::move(ids[i]);
-        prepared[i].memory =
-            loaded_->model.encode(prepared[i].ids,
-                                  options.return_attention ? &prepared[i].trace : nullptr,
-                                  &options.interventions);
+        prepared[i].memory = loaded_->model.encode(
+            prepared[i].ids, options.return_attention ? &prepared[i].trace : nullptr,
+            &options.interventions);
     }
     std::vector<Translation> out;
     if (options.beam_size == 1) {
@@ -259,17 +256,17 @@ std::vector<Translation> Translator::translate_group(std::vector<std::vector<int
             const std::unique_ptr<OutputLayer> output =
                 shortlist_layer(*loaded_, options, {&p.ids});
             so.output = output.get();
-            out.push_back(finish(to_translation(loaded_->tokenizer, c, p,
-                                                beam_search(loaded_->model, p.memory, so),
-                                                options.return_attention),
-                                 *loaded_, options, output.get()));
+            out.push_back(finish(
+                to_translation(loaded_->tokenizer, c, p, beam_search(loaded_->model, p.memory, so),
+                               options.return_attention),
+                *loaded_, options, output.get()));
         }
     }
     return out;
 }
 
 std::vector<BatchItem> Translator::translate_batch(const std::vector<std::string>& texts,
-                                                  const TranslateOptions& options) const {
+                                                   const TranslateOptions& options) const {
     check_options(options);
     check_against_model(options);
     if (texts.size() > kMaxBatchTexts)
@@ -318,19 +315,19 @@ Translation Translator::translate_one(const std::string& text, const TranslateOp
     if (on_step) {
         for (int id : p.ids) source_tokens.push_back(loaded_->tokenizer.piece(id));
         if (options.return_attention)
-            encoder_self = Array{{std::size_t(c.encoder_layers), std::size_t(c.heads),
-                                  p.ids.size(), p.ids.size()},
-                                 p.trace.self_attn};
+            encoder_self = Array{
+                {std::size_t(c.encoder_layers), std::size_t(c.heads), p.ids.size(), p.ids.size()},
+                p.trace.self_attn};
         observer = [&](const SearchProgress& best) {
-            return on_step(step_event(loaded_->tokenizer, c, p.ids, source_tokens, encoder_self,
-                                      best));
+            return on_step(
+                step_event(loaded_->tokenizer, c, p.ids, source_tokens, encoder_self, best));
         };
     }
     Hypothesis h = options.beam_size == 1
                        ? greedy_search(loaded_->model, {&p.memory}, so, observer)[0]
                        : beam_search(loaded_->model, p.memory, so, observer);
-    return finish(to_translation(loaded_->tokenizer, c, p, h, options.return_attention),
-                  *loaded_, options, output.get());
+    return finish(to_translation(loaded_->tokenizer, c, p, h, options.return_attention), *loaded_,
+                  options, output.get());
 }
 
 HeadExplanation Translator::explain_head(const std::vector<int>& source,

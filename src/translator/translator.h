@@ -22,16 +22,16 @@ namespace heed {
 /// The accepted range of each TranslateOptions field, defined here once: the translator checks
 /// them and the bindings hand them to JavaScript (limits()), which checks them before a call.
 struct OptionLimits {
-    int beam_size = 16;            ///< beam_size in 1..beam_size
-    int max_length = 1024;         ///< max_length in 0..max_length
-    float length_penalty = 10.0f;  ///< length_penalty in 0..length_penalty
-    int top_k = 100;               ///< top_k in 0..top_k
-    int threads = 16;              ///< threads in 1..threads
-    float temperature = 100.0f;    ///< interventions.temperature in (0, temperature]
-    int window = 4096;             ///< interventions.window in -1..window
-    int random_blocks = 64;        ///< interventions.sparse.random_blocks in 0..random_blocks
-    int sparse_block = 256;        ///< interventions.sparse.block in 1..sparse_block
-    int linear_features = 4096;    ///< interventions.linear.features in 1..linear_features
+    int beam_size = 16;                ///< beam_size in 1..beam_size
+    int max_length = 1024;             ///< max_length in 0..max_length
+    float length_penalty = 10.0f;      ///< length_penalty in 0..length_penalty
+    int top_k = 100;                   ///< top_k in 0..top_k
+    int threads = 16;                  ///< threads in 1..threads
+    float temperature = 100.0f;        ///< interventions.temperature in (0, temperature]
+    int window = 4096;                 ///< interventions.window in -1..window
+    int random_blocks = 64;            ///< interventions.sparse.random_blocks in 0..random_blocks
+    int sparse_block = 256;            ///< interventions.sparse.block in 1..sparse_block
+    int linear_features = 4096;        ///< interventions.linear.features in 1..linear_features
     std::uint32_t seed = 0xffffffffu;  ///< every seed in 0..seed (32 bits)
     /// interventions.ablate[i].layer below layers and .head below heads: the most any model
     /// file may have (ModelLimits); the model's own counts are checked against the model.
@@ -82,7 +82,7 @@ struct Translation {
     /// translation may be missing its end
     bool truncated = false;
     bool has_attention = false;
-    AttentionTrace attention;                ///< filled when options.return_attention
+    AttentionTrace attention;  ///< filled when options.return_attention
     /// Attention multiply-adds and state per block and layer for this sentence, as the call's
     /// interventions computed it (model/attention_cost.h); always filled.
     std::vector<AttentionCost> costs;
@@ -99,7 +99,7 @@ struct BatchItem {
 
 /// One text of translate_texts(): its sentences' translations and the text they make together.
 struct TextTranslation {
-    bool ok = false;  ///< false: `error` says why (the first sentence refused), or `stopped`
+    bool ok = false;    ///< false: `error` says why (the first sentence refused), or `stopped`
     std::string error;  ///< the heed::Error message ("sentence i of n: ..." when n > 1)
     /// The step callback returned false while this text was translated: it and the texts after
     /// it are unfinished (ok false, no error).
@@ -115,20 +115,20 @@ struct TextTranslation {
 /// attention rows only, so the work per step never grows with the whole trace: a listener that
 /// wants the full trace keeps the rows (and `encoder_self`, sent with step 0).
 struct StepEvent {
-    int step = 0;  ///< index of the token just chosen (0-based)
+    int step = 0;       ///< index of the token just chosen (0-based)
     int sentence = 0;   ///< translate_texts(): which sentence of its text (0-based)
     int sentences = 1;  ///< translate_texts(): how many sentences the text has
     /// The best hypothesis so far, this step's token last (beam search: it may differ from the
     /// previous step's best in earlier tokens).
     std::vector<int> target_ids;
     std::vector<std::string> target_tokens;
-    float prob = 0.0f;               ///< probability of the token just chosen
-    std::vector<Candidate> top;      ///< the step's top-k candidates (when recording)
-    const std::vector<int>* source_ids = nullptr;            ///< EOS included
+    float prob = 0.0f;                             ///< probability of the token just chosen
+    std::vector<Candidate> top;                    ///< the step's top-k candidates (when recording)
+    const std::vector<int>* source_ids = nullptr;  ///< EOS included
     const std::vector<std::string>* source_tokens = nullptr;
-    bool has_attention = false;      ///< the rows below are filled
-    Array decoder_self;              ///< [L_dec][H][step+1]: this step's masked self-attention
-    Array cross;                     ///< [L_dec][H][S]: this step's cross-attention
+    bool has_attention = false;           ///< the rows below are filled
+    Array decoder_self;                   ///< [L_dec][H][step+1]: this step's masked self-attention
+    Array cross;                          ///< [L_dec][H][S]: this step's cross-attention
     const Array* encoder_self = nullptr;  ///< [L_enc][H][S][S], at step 0 only (else null)
 };
 
@@ -147,7 +147,7 @@ struct LoadedModel;
 
 /// A loaded model with its tokenizer. Not thread-safe; one translate call at a time.
 class Translator {
-public:
+  public:
     /// Parses and verifies a model file held in memory; throws heed::Error naming the problem.
     static std::unique_ptr<Translator> load(const std::uint8_t* bytes, std::size_t size,
                                             const LoadSettings& settings = {});
@@ -203,7 +203,7 @@ public:
     /// checks the same; this lets a caller check once, up front.
     void check_against_model(const TranslateOptions& options) const;
 
-private:
+  private:
     explicit Translator(std::unique_ptr<LoadedModel> loaded);
     /// translate() on source ids already checked and tokenised (EOS included), shared out over
     /// options.threads threads.
