@@ -1,6 +1,7 @@
 // The attention lab's façade (translator/attention_lab.h) does what is asked and no more:
 // positions without their L² similarity unless it is wanted, and a matrix over the lab's size
-// is refused with a message (a 50,000-row input would otherwise ask for gigabytes of weights).
+// is refused with a message (a 50,000-row input would otherwise ask for gigabytes of weights),
+// and so is a mask integer past its bound.
 #include "translator/attention_lab.h"
 
 #include <string>
@@ -43,6 +44,23 @@ TEST(AttentionLab, AMatrixOverTheLabsSizeIsRefused) {
     e = error_of([&] { lab_positions(4097, 8, false); });
     EXPECT_NE(e.find("at most 4096"), std::string::npos) << e;
     EXPECT_EQ(lab_linear_attention(matrix(4096, 2), small, small, false).output.shape[0], 4096u);
+}
+
+TEST(AttentionLab, AMaskOffsetOrWindowPastItsBoundIsRefused) {
+    LabInputs in;
+    in.q = in.k = in.v = matrix(3, 2);
+    in.mask.kind = MaskKind::Causal;
+    in.mask.offset = kLabMaskInt;
+    EXPECT_EQ(lab_attention(in).weights.shape[0], 3u);  // at the bound: every key is seen
+    in.mask.offset = kLabMaskInt + 1;
+    std::string e = error_of([&] { lab_attention(in); });
+    EXPECT_NE(e.find("mask.offset must be an integer in -16777216..16777216"), std::string::npos)
+        << e;
+    in.mask.offset = 0;
+    in.mask.kind = MaskKind::LocalWindow;
+    in.mask.window = -kLabMaskInt - 1;
+    e = error_of([&] { lab_attention(in); });
+    EXPECT_NE(e.find("mask.window must be an integer"), std::string::npos) << e;
 }
 
 }  // namespace

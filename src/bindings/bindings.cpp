@@ -147,8 +147,8 @@ val costs_val(const std::vector<heed::AttentionCost>& costs) {
     return out;
 }
 
-/// A Translation as a plain object; attention arrays copied, or viewed when `copy` is false.
-val translation_val(const heed::Translation& t, bool copy) {
+/// A Translation as a plain object, its attention arrays copied out of WASM memory.
+val translation_val(const heed::Translation& t) {
     val r = val::object();
     r.set("text", val(t.text));
     r.set("sourceTokens", string_array(t.source_tokens));
@@ -169,9 +169,9 @@ val translation_val(const heed::Translation& t, bool copy) {
             a.set("beamWinner", t.attention.beam_winner);
         }
         // why: views last; converting a std::string mallocs, which may grow (detach) memory
-        a.set("encoderSelf", tensor(t.attention.encoder_self, copy));
-        a.set("decoderSelf", tensor(t.attention.decoder_self, copy));
-        a.set("cross", tensor(t.attention.cross, copy));
+        a.set("encoderSelf", tensor(t.attention.encoder_self, true));
+        a.set("decoderSelf", tensor(t.attention.decoder_self, true));
+        a.set("cross", tensor(t.attention.cross, true));
         r.set("attention", a);
     }
     return r;
@@ -246,7 +246,7 @@ val text_val(const std::string& text, const heed::TextTranslation& t) {
     for (std::size_t i = 0; i < t.spans.size(); ++i) {
         const heed::TextSpan& s = t.spans[i];
         gaps.set(i, val(text.substr(at, s.begin - at)));
-        val sentence = translation_val(t.sentences[i], true);
+        val sentence = translation_val(t.sentences[i]);
         sentence.set("source", val(text.substr(s.begin, s.end - s.begin)));
         sentences.set(i, sentence);
         at = s.end;
@@ -426,6 +426,7 @@ val limits_val() {
     r.set("batchPieces", double(heed::kMaxBatchPieces));
     r.set("modelBytes", double(heed::kMaxModelBytes));
     r.set("labSize", double(heed::kLabMaxSize));
+    r.set("labMaskInt", heed::kLabMaskInt);
     return r;
 }
 

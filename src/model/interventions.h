@@ -66,10 +66,6 @@ struct Interventions {
     /// Kernelised attention in place of the softmax (all three blocks).
     LinearAttention linear;
 
-    bool empty() const {
-        return temperature == 1.0f && window < 0 && !no_positions && ablations.empty() &&
-               !sparse.enabled && !linear.enabled();
-    }
     /// True when encoder self- and cross-attention get a mask (window or sparse pattern).
     bool masks_keys() const { return window >= 0 || sparse.enabled; }
 };

@@ -30,6 +30,11 @@ Mat mat(const Array& a, const char* name) {
 }
 
 AttentionMask mask_of(const LabMask& in, std::size_t Lq, std::size_t Lk) {
+    for (const auto& [name, value] : {std::pair{"offset", in.offset}, {"window", in.window}})
+        if (value < -kLabMaskInt || value > kLabMaskInt)
+            throw Error(std::string("mask.") + name + " must be an integer in -" +
+                        std::to_string(kLabMaskInt) + ".." + std::to_string(kLabMaskInt) +
+                        ", got " + std::to_string(value));
     AttentionMask m;
     m.kind = in.kind;
     m.window = in.window;

@@ -15,6 +15,9 @@ namespace heed {
 /// Most rows and columns of any lab matrix (and the positions' length and d_model): the
 /// weights [Lq, Lk] then stay within 64 MB.
 constexpr std::size_t kLabMaxSize = 4096;
+/// Largest |offset| and |window| of a lab mask: positions plus an offset stay far from int
+/// overflow, and every distinct mask of a kLabMaxSize matrix stays reachable.
+constexpr int kLabMaskInt = 1 << 24;
 
 /// A mask description in plain data (ops/attention.h AttentionMask).
 struct LabMask {

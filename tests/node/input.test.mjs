@@ -184,6 +184,7 @@ test('limits() states every limit', async () => {
       batchPieces: 16384,
       modelBytes: 2 ** 30,
       labSize: 4096,
+      labMaskInt: 2 ** 24,
     },
   );
 });
@@ -230,6 +231,11 @@ test('every limits() field is enforced just past it, by the local and the worker
   );
   const lab = await loadAttentionLab();
   assert.throws(() => lab.sinusoidalPositions(L.labSize + 1, 8), /length must be an integer/);
+  const mask = { kind: 'causal', offset: L.labMaskInt + 1 };
+  assert.throws(
+    () => lab.attention({ q: [[1]], k: [[1]], v: [[1]], score: 'dot', mask }),
+    /mask\.offset must be an integer/,
+  );
   // why: batchPieces bounds one engine batch; a call within the other limits never reaches it
   // (64 sentences of at most 250 pieces), so it is enforced natively (batch_limits_test.cpp)
   assert.ok(64 * 250 <= L.batchPieces);

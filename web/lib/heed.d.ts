@@ -417,5 +417,7 @@ export interface Limits {
   modelBytes: number;
   /** rows and columns of a lab matrix, and the positions' length and dModel */
   labSize: number;
+  /** the largest |offset| and |window| of a lab mask */
+  labMaskInt: number;
 }
 export function limits(options?: { wasmUrl?: string | URL }): Promise<Readonly<Limits>>;

@@ -111,7 +111,7 @@ export async function loadAttentionLab(options) {
   return Object.freeze({
     attention(inputs) {
       const [q, k, v] = qkv(inputs);
-      checkLabMask(inputs.mask);
+      checkLabMask(inputs.mask, limits);
       if (!SCORES.includes(inputs.score))
         throw badInput(`score must be one of ${SCORES.join(', ')}, got ${describe(inputs.score)}`);
       checkObject(inputs.params, 'inputs.params', true);

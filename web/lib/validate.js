@@ -27,10 +27,6 @@ function checkTextBytes(s, name, limits) {
   return bytes;
 }
 
-// why: the engine adds offsets to positions in 32-bit ints; 2**24 is far past any sequence the
-// lab accepts (4096) and far from overflow, so every distinct mask stays reachable
-const LAB_INT_MAX = 2 ** 24;
-
 /** Index of the first lone UTF-16 surrogate in `s`, or -1. */
 function loneSurrogate(s) {
   for (let i = 0; i < s.length; i++) {
@@ -117,16 +113,19 @@ export function checkExplainRange(result, where, config) {
       checkIndex(result[key][i], `result.${key}[${i}]`, config.vocab_size, 'vocabulary id');
 }
 
-/** The lab's mask integers (offset, window): safe integers within ±LAB_INT_MAX. */
-export function checkLabMask(mask) {
+/**
+ * The lab's mask integers (offset, window): safe integers within ±limits.labMaskInt (the
+ * engine's bound, before Embind would wrap a larger one to 32 bits).
+ */
+export function checkLabMask(mask, limits) {
   if (mask === null || typeof mask !== 'object') return;
   for (const key of ['offset', 'window'])
     if (
       mask[key] !== undefined &&
-      (!Number.isSafeInteger(mask[key]) || Math.abs(mask[key]) > LAB_INT_MAX)
+      (!Number.isSafeInteger(mask[key]) || Math.abs(mask[key]) > limits.labMaskInt)
     )
       throw badInput(
-        `mask.${key} must be an integer in -${LAB_INT_MAX}..${LAB_INT_MAX}, ` +
+        `mask.${key} must be an integer in -${limits.labMaskInt}..${limits.labMaskInt}, ` +
           `got ${describe(mask[key])}`,
       );
 }

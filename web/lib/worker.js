@@ -4,7 +4,7 @@
 //
 // Messages in:  {id, type: 'load', model, wasmUrl?, compute?, threads?, progress}
 //               {id, type: 'translate', text, options, steps, abortable, flag?}
-//               {id, type: 'explain', result, where}      {id, type: 'dispose'}
+//               {id, type: 'explain', result, where}
 //               {type: 'cancel', target}                   (abort job `target`)
 // Messages out: {type: 'ready'} once, then per job {id, type: 'progress' | 'step' | 'result' |
 //               'error', ...}; 'error' carries {code, message}.
@@ -101,10 +101,6 @@ async function run(job) {
         break;
       case 'explain':
         value = await engine().explainHead(job.result, job.where);
-        break;
-      case 'dispose':
-        translator?.dispose();
-        translator = null;
         break;
       default:
         throw new HeedError('INTERNAL', `unknown worker message type '${job.type}'`);
