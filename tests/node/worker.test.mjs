@@ -148,3 +148,32 @@ describe('spawnTranslator loading and dispose', () => {
     await rejectsWith(w.translate(SENTENCE), 'DISPOSED');
   });
 });
+
+describe('a model given as a promise (the engine starts while it downloads)', () => {
+  const later = (value, ms = 50) => new Promise((resolve) => setTimeout(() => resolve(value), ms));
+  for (const [which, load] of [
+    ['local', loadTranslator],
+    ['worker', spawnTranslator],
+  ]) {
+    test(`${which}: a promise of bytes or of a path loads as they do`, async () => {
+      const bytes = await readFile(TINY);
+      const reference = await load({ model: TINY });
+      const want = (await reference.translate('Hello world.')).text;
+      for (const model of [later(bytes), later(TINY)]) {
+        const t = await load({ model });
+        assert.equal((await t.translate('Hello world.')).text, want);
+        t.dispose();
+      }
+      reference.dispose();
+    });
+
+    test(`${which}: a rejected promise fails the load with its own error`, async () => {
+      const why = new Error('the download failed');
+      await assert.rejects(
+        load({ model: later(null).then(() => Promise.reject(why)) }),
+        (e) => e === why,
+      );
+      await rejectsWith(load({ model: later(42) }), 'BAD_INPUT', /options\.model must be/);
+    });
+  }
+});

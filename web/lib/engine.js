@@ -275,6 +275,8 @@ export function unwrap(r) {
 
 /** options.model's bytes: a buffer as it is (not copied), a URL or file path read. */
 export async function modelBytes(model, onProgress) {
+  // why: a model still on its way (a promise) lets the engine be instantiated meanwhile
+  if (typeof model?.then === 'function') model = await model;
   if (model instanceof Uint8Array) return model;
   if (model instanceof ArrayBuffer) return new Uint8Array(model);
   if (ArrayBuffer.isView(model))

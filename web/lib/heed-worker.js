@@ -285,13 +285,22 @@ class WorkerTranslator extends TranslatorBase {
 /** Starts a worker, loads the model in it, and resolves to a Translator; see heed-worker.d.ts. */
 export async function spawnTranslator(options) {
   checkLoadOptions(options, ['workerUrl']);
+  // why: awaited below, once the worker runs; a failed download must not go unhandled before
+  if (typeof options.model?.then === 'function') Promise.resolve(options.model).catch(() => {});
   const client = await Client.start(options.workerUrl);
   try {
+    const wasmUrl = await portableUrl(options.wasmUrl);
+    let model = options.model;
+    if (typeof model?.then === 'function') {
+      // why: the model is still on its way; the worker instantiates the engine meanwhile
+      client.post({ type: 'warm', wasmUrl, threads: options.threads });
+      model = await model;
+    }
     const { promise } = client.call(
       {
         type: 'load',
-        model: await portableModel(options.model),
-        wasmUrl: await portableUrl(options.wasmUrl),
+        model: await portableModel(model),
+        wasmUrl,
         compute: options.compute,
         threads: options.threads,
         progress: Boolean(options.onProgress),

@@ -308,9 +308,12 @@ export interface HeadExplanation {
   keyTokens: string[];
 }
 
+export type ModelSource = string | URL | ArrayBuffer | Uint8Array;
+
 export interface LoadOptions {
-  /** URL (string or URL), bytes, or (Node only) a file path */
-  model: string | URL | ArrayBuffer | Uint8Array;
+  /** URL (string or URL), bytes, or (Node only) a file path; or a promise of one, so the
+   *  engine is instantiated while the model is still downloading */
+  model: ModelSource | Promise<ModelSource>;
   /** where heed.wasm lives (default: next to this module) */
   wasmUrl?: string | URL;
   /** read progress of URL and file models, 0..1 (NaN while the size is unknown; 1 at the

@@ -6,10 +6,12 @@
 //               {id, type: 'translate', text, options, steps, abortable, flag?}
 //               {id, type: 'explain', result, where}
 //               {type: 'cancel', target}                   (abort job `target`)
+//               {type: 'warm', wasmUrl?, threads?}         (instantiate the engine early)
 // Messages out: {type: 'ready'} once, then per job {id, type: 'progress' | 'step' | 'result' |
 //               'error', ...}; 'error' carries {code, message}.
 
 import { HeedError, transferables } from './common.js';
+import { getCore } from './engine.js';
 import { loadTranslator } from './heed.js';
 
 async function connect() {
@@ -38,6 +40,12 @@ const macrotask = () => new Promise((resolve) => setTimeout(resolve, 0));
 port.listen((message) => {
   if (message?.type === 'cancel') {
     cancelled.add(message.target);
+    return;
+  }
+  if (message?.type === 'warm') {
+    // why: the page's model is still downloading; the engine compiles meanwhile (a failure
+    // is reported by the load that follows)
+    getCore(message.wasmUrl, message.threads > 1).catch(() => {});
     return;
   }
   jobs.push(message);

@@ -116,15 +116,23 @@ export async function openModel(entry) {
       if (early.seen.bytes) progress.update(early.seen.fraction, early.seen.bytes);
       early.seen.listener = (f, n) => progress.update(f, n);
     }
-    const { bytes, source } = await (early?.promise ??
+    const fetched =
+      early?.promise ??
       fetchModel(url, {
         expectedSize: entry.size,
         onProgress: (f, n) => progress.update(f, n),
-      }));
-    progress.say('Starting the engine…');
+      });
+    let size = 0;
+    const bytes = fetched.then((r) => {
+      size = r.bytes.length; // why: the worker client may transfer (detach) the buffer
+      progress.say('Starting the engine…');
+      return r.bytes;
+    });
+    bytes.catch(() => {}); // why: awaited by spawnTranslator; reported below when it fails
     const { spawnTranslator } = await engine;
-    const size = bytes.length; // why: the worker client may transfer (detach) the buffer
+    // why: the worker starts and compiles the engine while the model is still downloading
     const translator = await spawnTranslator({ model: bytes });
+    const { source } = await fetched;
     lastLoad = { size, source, ms: performance.now() - t0 };
     showStatus(loadedText(entry, translator, size, source, lastLoad.ms));
     progress.done();
