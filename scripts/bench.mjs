@@ -13,7 +13,8 @@ import { existsSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { loadHeedBench } from '../bench/heed_bench_module.mjs';
 import { SENTENCES, WORDS } from '../bench/sentences.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -219,20 +220,6 @@ function nativeTranslation() {
   return { rows, cli: path.relative(ROOT, cli) };
 }
 
-/**
- * The bench-only module (`bash scripts/build-wasm.sh --bench`, in BUILD_DIR, default build-wasm;
- * not the shipped heed.wasm): its LinearBench fixture times the GEMM.
- */
-async function loadCore() {
-  const dir = path.resolve(ROOT, process.env.BUILD_DIR || 'build-wasm');
-  const loader = path.join(dir, 'heed-bench.mjs');
-  if (!existsSync(loader))
-    throw new Error(`${loader} not found: build it with bash scripts/build-wasm.sh --bench`);
-  const { default: createHeedBench } = await import(pathToFileURL(loader).href);
-  const wasmBinary = await readFile(path.join(dir, 'heed-bench.wasm'));
-  return createHeedBench({ wasmBinary });
-}
-
 /** The linear layers of one encoder/decoder layer and the output projection. */
 function layerShapes(c) {
   const D = c.d_model,
@@ -285,7 +272,7 @@ function gflops(core, s, kernel) {
 }
 
 async function gemm(config, kernels = [0]) {
-  const core = await loadCore();
+  const core = await loadHeedBench(ROOT);
   return layerShapes(config).map((s) => ({
     ...s,
     gflops: gflops(core, s, 0),

@@ -40,9 +40,10 @@ import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-web';
 import { loadTranslator } from '../../web/lib/heed.js';
+import { loadHeedBench } from '../heed_bench_module.mjs';
 import { SENTENCES, WORDS } from '../sentences.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -139,17 +140,6 @@ class OrtKvCache {
 
 // ---- GEMM ----
 
-/** The bench-only module with LinearBench (`bash scripts/build-wasm.sh --bench`; BUILD_DIR). */
-async function loadHeedBench() {
-  const dir = path.resolve(ROOT, process.env.BUILD_DIR || 'build-wasm');
-  const loader = path.join(dir, 'heed-bench.mjs');
-  if (!existsSync(loader))
-    throw new Error(`${loader} not found: build it with bash scripts/build-wasm.sh --bench`);
-  const { default: createHeedBench } = await import(pathToFileURL(loader).href);
-  const wasmBinary = await readFile(path.join(dir, 'heed-bench.wasm'));
-  return createHeedBench({ wasmBinary });
-}
-
 /** Seconds per call of `call` over `reps` calls (awaited: ORT's run() is async). */
 async function perCall(call, reps) {
   const t0 = performance.now();
@@ -167,7 +157,7 @@ async function warm(call, ms) {
 const GEMM_TRIALS = 7;
 
 async function gemm(manifest, sessionOptions) {
-  const core = await loadHeedBench();
+  const core = await loadHeedBench(ROOT);
   const shapes = [
     { what: 'decode step logits', M: 1, K: 256, N: 8000 },
     { what: 'decode step ffn up', M: 1, K: 256, N: 1024 },
