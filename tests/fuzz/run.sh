@@ -20,6 +20,8 @@ targets=(
   "header 16384 tests/data/tiny_format.heed tests/data/tiny_format_i8.heed"
   "tokenizer_model 300000 models/tiny/spm.model"
   "text 2048"
+  "marian_archive 8192 tests/data/marian_io/tiny.npz"
+  "marian_text 4096"
 )
 for spec in "${targets[@]}"; do
   read -r name max_len extra <<<"$spec"
