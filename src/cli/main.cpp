@@ -1,10 +1,11 @@
-// The `heed` command-line tool: translate, info, bench. Argument parsing and printing only;
-// all work goes through translator/translator.h.
+// The `heed` command-line tool: translate, info, bench, convert. Argument parsing and printing
+// only; all work goes through translator/translator.h (and marian/marian_model.h for --marian).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -16,7 +17,9 @@
 
 #include "cli/attention_file.h"
 #include "cli/line_reader.h"
+#include "cli/read_file.h"
 #include "core/error.h"
+#include "marian/marian_model.h"
 #include "translator/sentence_splitter.h"
 #include "translator/translator.h"
 
@@ -49,10 +52,19 @@ const char* kUsage =
     "      --threads N decodes the sentences of each TEXT or line on N threads\n"
     "  heed info -m MODEL      prints the directions, the config, the parameter count and\n"
     "                          the bytes the weights take in memory (--compute as above)\n"
-    "  heed bench -m MODEL     prints sentences/s and words/s on a built-in set\n";
+    "  heed bench -m MODEL     prints sentences/s and words/s on a built-in set\n"
+    "  heed convert --marian MODEL --vocab VOCAB [...] -o OUT.heed\n"
+    "                          writes a Marian bundle as a Heed model file\n"
+    "  Every command takes a Marian model (Firefox Translations, OPUS-MT) in place of -m MODEL:\n"
+    "    --marian MODEL.bin|MODEL.npz --vocab VOCAB.spm [--vocab TARGET.spm]\n"
+    "    [--shortlist LEX.s2t.bin] [--from LANG] [--to LANG]\n"
+    "      (one vocabulary when shared, else the source's then the target's; with --marian,\n"
+    "      --shortlist names Marian's binary lexical shortlist and uses it)\n";
 
 struct Args {
-    std::string command, model, attention_out;
+    std::string command, model, attention_out, convert_out;
+    std::string marian, marian_shortlist, from;  ///< --marian MODEL, its --shortlist, --from
+    std::vector<std::string> vocabs;             ///< --vocab, in order
     heed::TranslateOptions options;
     heed::LoadSettings load;
     bool ids = false, costs = false;
@@ -148,8 +160,11 @@ Args parse_args(int argc, char** argv) {
     if (argc < 2) throw Error("missing command");
     Args a;
     a.command = argv[1];
-    if (a.command != "translate" && a.command != "info" && a.command != "bench")
+    if (a.command != "translate" && a.command != "info" && a.command != "bench" &&
+        a.command != "convert")
         throw Error("unknown command '" + a.command + "'");
+    bool marian = false;  // why: with --marian, --shortlist takes Marian's shortlist file
+    for (int i = 2; i < argc; ++i) marian = marian || std::string(argv[i]) == "--marian";
     for (int i = 2; i < argc; ++i) {
         std::string s = argv[i];
         auto value = [&]() -> std::string {
@@ -158,7 +173,18 @@ Args parse_args(int argc, char** argv) {
         };
         if (s == "-m" || s == "--model")
             a.model = value();
-        else if (s == "--beam")
+        else if (s == "--marian")
+            a.marian = value();
+        else if (s == "--vocab")
+            a.vocabs.push_back(value());
+        else if (s == "--from")
+            a.from = value();
+        else if (s == "-o" || s == "--out")
+            a.convert_out = value();
+        else if (s == "--shortlist" && marian) {
+            a.marian_shortlist = value();
+            a.options.shortlist = true;
+        } else if (s == "--beam")
             a.options.beam_size = parse_int(s, value());
         else if (s == "--to")
             a.options.to = value();
@@ -210,7 +236,20 @@ Args parse_args(int argc, char** argv) {
         else
             a.texts.push_back(s);
     }
-    if (a.model.empty()) throw Error("no model given (-m MODEL)");
+    if (!a.marian.empty() && !a.model.empty())
+        throw Error("give either -m MODEL or --marian MODEL, not both");
+    if (a.model.empty() && a.marian.empty())
+        throw Error("no model given (-m MODEL, or --marian MODEL --vocab VOCAB)");
+    if (!a.marian.empty() && a.vocabs.empty())
+        throw Error(
+            "--marian needs its vocabulary: --vocab VOCAB.spm (twice when the source and "
+            "target have their own)");
+    if (a.marian.empty() && (!a.vocabs.empty() || !a.from.empty()))
+        throw Error("--vocab and --from go with --marian MODEL");
+    if (a.command == "convert" && (a.marian.empty() || a.convert_out.empty()))
+        throw Error("convert needs --marian MODEL --vocab VOCAB ... -o OUT.heed");
+    if (a.command != "convert" && !a.convert_out.empty())
+        throw Error("-o goes with the convert command");
     a.options.return_attention = !a.attention_out.empty();
     return a;
 }
@@ -463,6 +502,44 @@ int run_bench(const heed::Translator& tr) {
     return 0;
 }
 
+/// The Heed model file of the --marian bundle (marian/marian_model.h).
+std::vector<std::uint8_t> heed_file_of_marian(const Args& a) {
+    heed::MarianBundle b;
+    b.model = heed::cli::read_file(a.marian, heed::kMaxModelBytes, "Marian model");
+    for (const std::string& v : a.vocabs)
+        b.vocabs.push_back(heed::cli::read_file(v, heed::kMaxModelBytes, "vocabulary"));
+    if (!a.marian_shortlist.empty())
+        b.shortlist = heed::cli::read_file(a.marian_shortlist, heed::kMaxModelBytes, "shortlist");
+    if (!a.from.empty()) b.source_language = a.from;
+    if (!a.options.to.empty()) b.target_language = a.options.to;
+    heed::MarianSummary summary;
+    std::vector<std::uint8_t> file = heed::heed_file_from_marian(b, &summary);
+    std::cerr << "heed: Marian model " << a.marian << ": " << summary.weights << " weights, "
+              << (summary.decoder == "ssru" ? "SSRU decoder" : "self-attention decoder")
+              << (summary.shortlist ? ", lexical shortlist" : "") << "\n";
+    return file;
+}
+
+/// `heed convert`: the file written whole to a temporary name, then renamed over `out`, so
+/// a failure never leaves a partial model behind.
+int write_converted(const std::vector<std::uint8_t>& file, const std::string& out) {
+    const std::string tmp = out + ".part";
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!f ||
+            !f.write(reinterpret_cast<const char*>(file.data()), std::streamsize(file.size())))
+            throw Error("cannot write '" + tmp + "'");
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, out, ec);
+    if (ec) {
+        std::filesystem::remove(tmp, ec);
+        throw Error("cannot write '" + out + "'");
+    }
+    std::cout << "wrote " << out << " (" << file.size() << " bytes)\n";
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -475,7 +552,14 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        std::unique_ptr<heed::Translator> tr = heed::Translator::load_file(args.model, args.load);
+        std::unique_ptr<heed::Translator> tr;
+        if (!args.marian.empty()) {
+            const std::vector<std::uint8_t> file = heed_file_of_marian(args);
+            if (args.command == "convert") return write_converted(file, args.convert_out);
+            tr = heed::Translator::load(file.data(), file.size(), args.load);
+        } else {
+            tr = heed::Translator::load_file(args.model, args.load);
+        }
         try {
             tr->check_against_model(args.options);  // why: once, like the other options
         } catch (const Error& e) {

@@ -88,7 +88,7 @@ class Beam {
           c_(model.config()),
           opt_(opt),
           observer_(observer),
-          cols_{opt.output, c_.vocab_size},
+          cols_{opt.output, c_.target_vocab()},
           K_(opt.beam_size),
           V_(cols_.size()),
           recording_(opt.return_attention),
@@ -198,6 +198,7 @@ class Beam {
             }
             rec.self_attn = trace_.self[r];  // this step's rows only
             rec.cross_attn = trace_.cross[r];
+            if (!trace_.forget.empty()) rec.forget = trace_.forget[r];
             n.tree_pos = int(tree_[t].size());
             tree_[t].push_back(BeamNode{
                 v, {}, n.parent < 0 ? -1 : nodes_[n.parent].tree_pos, total, v == c_.eos_id});

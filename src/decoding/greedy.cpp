@@ -37,7 +37,7 @@ std::vector<Hypothesis> greedy_search(const Model& model,
                                       const std::vector<const Memory*>& memories,
                                       const SearchOptions& opt, const SearchObserver& observer) {
     const ModelConfig& c = model.config();
-    const OutputColumns cols{opt.output, c.vocab_size};
+    const OutputColumns cols{opt.output, c.target_vocab()};
     const int R = int(memories.size()), V = cols.size();
     std::vector<Hypothesis> hyps(R);
     if (R == 0) return hyps;
@@ -78,6 +78,7 @@ std::vector<Hypothesis> greedy_search(const Model& model,
                 cols.to_ids(rec.top_ids);
                 rec.self_attn = std::move(trace.self[r]);
                 rec.cross_attn = std::move(trace.cross[r]);
+                if (!trace.forget.empty()) rec.forget = std::move(trace.forget[r]);
                 h.steps.push_back(std::move(rec));
             }
             tokens[r] = best;

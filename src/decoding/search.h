@@ -67,6 +67,7 @@ struct StepRecord {
     std::vector<float> top_probs;
     std::vector<float> self_attn;   ///< [L][H][t+1]
     std::vector<float> cross_attn;  ///< [L][H][S]
+    std::vector<float> forget;      ///< SSRU decoders: [L][D] forget gates; else empty
 };
 
 /// A finished (or length-capped) target sequence.

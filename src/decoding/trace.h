@@ -36,9 +36,12 @@ struct BeamNode {
 
 /// Attention of the chosen hypothesis. S = source length (with EOS), T = target steps.
 struct AttentionTrace {
-    Array encoder_self;            ///< [L_enc][H][S][S]
-    Array decoder_self;            ///< [L_dec][H][T][T] (row t sees keys 0..t: causal)
-    Array cross;                   ///< [L_dec][H][T][S]
+    Array encoder_self;  ///< [L_enc][H][S][S]
+    Array decoder_self;  ///< [L_dec][H][T][T] (row t sees keys 0..t: causal)
+    Array cross;         ///< [L_dec][H][T][S]
+    /// SSRU decoders (no decoder self-attention: `decoder_self` is all zeros): each layer's
+    /// forget gates f_t per step, [L_dec][T][D]; empty otherwise.
+    Array forget;
     std::vector<StepTrace> steps;  ///< one per target token (T entries)
     /// Beam search only: the nodes kept at each step, and the chosen hypothesis's last node
     /// (its path back through `parent` is the translation); empty / -1 for greedy.

@@ -1,6 +1,7 @@
 // ModelConfig <-> JSON, with a clear error for every missing, mistyped or inconsistent field.
 #include "model/config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -81,7 +82,11 @@ ModelConfig ModelConfig::from_json(const std::string& text) {
     read_int(j, "vocab_size", c.vocab_size, 1, ModelLimits::vocab_size);
     read_field(j, "pre_norm", c.pre_norm);
     read_int(j, "max_positions", c.max_positions, 1, ModelLimits::max_positions);
-    read_field(j, "tied_embeddings", c.tied_embeddings);
+    read_int(j, "target_vocab_size", c.target_vocab_size, 0, ModelLimits::vocab_size);
+    bool tied = true;
+    read_field(j, "tied_embeddings", tied);
+    c.ties = tied ? EmbeddingTies::All : EmbeddingTies::None;
+    read_field(j, "zero_start", c.zero_start);
     read_field(j, "scale_embeddings", c.scale_embeddings);
     read_field(j, "final_logits_bias", c.final_logits_bias);
     read_epsilon(j, "layer_norm_eps", c.layer_norm_eps);
@@ -90,9 +95,11 @@ ModelConfig ModelConfig::from_json(const std::string& text) {
     read_int(j, "bos_id", c.bos_id, 0, ModelLimits::vocab_size - 1);
     read_int(j, "eos_id", c.eos_id, 0, ModelLimits::vocab_size - 1);
     read_int(j, "decoder_start_id", c.decoder_start_id, 0, ModelLimits::vocab_size - 1);
-    std::string act = "relu", pos = "sinusoidal";
+    std::string act = "relu", pos = "sinusoidal", ties, self = "attention";
     read_field(j, "activation", act);
     read_field(j, "positions", pos);
+    read_field(j, "embedding_ties", ties);
+    read_field(j, "decoder_self", self);
     if (act == "relu")
         c.activation = Activation::Relu;
     else if (act == "gelu")
@@ -105,17 +112,48 @@ ModelConfig ModelConfig::from_json(const std::string& text) {
         c.positions = PositionKind::Sinusoidal;
     else if (pos == "learned")
         c.positions = PositionKind::Learned;
+    else if (pos == "marian")
+        c.positions = PositionKind::Marian;
     else
-        throw Error("model config: unknown positions '" + pos + "' (sinusoidal, learned)");
+        throw Error("model config: unknown positions '" + pos + "' (sinusoidal, learned, marian)");
+    if (c.positions == PositionKind::Marian && (c.d_model % 2 || c.d_model < 4))
+        throw Error("model config: Marian's positions need an even d_model of at least 4, got " +
+                    std::to_string(c.d_model));
+    if (ties.empty())
+        ;  // why: "tied_embeddings" (true or false) already chose All or None
+    else if (ties == "all")
+        c.ties = EmbeddingTies::All;
+    else if (ties == "decoder")
+        c.ties = EmbeddingTies::Decoder;
+    else if (ties == "source_target")
+        c.ties = EmbeddingTies::SourceTarget;
+    else if (ties == "none")
+        c.ties = EmbeddingTies::None;
+    else
+        throw Error("model config: unknown embedding_ties '" + ties +
+                    "' (all, decoder, source_target, none)");
+    if (self == "attention")
+        c.decoder_self = DecoderSelf::Attention;
+    else if (self == "ssru")
+        c.decoder_self = DecoderSelf::Ssru;
+    else
+        throw Error("model config: unknown decoder_self '" + self + "' (attention, ssru)");
+    if (c.target_vocab() != c.vocab_size &&
+        (c.ties == EmbeddingTies::All || c.ties == EmbeddingTies::SourceTarget))
+        throw Error("model config: separate vocabularies (vocab_size " +
+                    std::to_string(c.vocab_size) + ", target_vocab_size " +
+                    std::to_string(c.target_vocab()) + ") cannot share one embedding table");
 
     if (c.d_model % c.heads != 0)
         throw Error("model config: d_model " + std::to_string(c.d_model) +
                     " is not divisible by heads " + std::to_string(c.heads));
-    check_special_id(c.pad_id, "pad_id", c.vocab_size);
-    check_special_id(c.unk_id, "unk_id", c.vocab_size);
-    check_special_id(c.bos_id, "bos_id", c.vocab_size);
-    check_special_id(c.eos_id, "eos_id", c.vocab_size);
-    check_special_id(c.decoder_start_id, "decoder_start_id", c.vocab_size);
+    // why: ids shared by both sides must be ids of both vocabularies
+    const int both = std::min(c.vocab_size, c.target_vocab());
+    check_special_id(c.pad_id, "pad_id", both);
+    check_special_id(c.unk_id, "unk_id", both);
+    check_special_id(c.bos_id, "bos_id", both);
+    check_special_id(c.eos_id, "eos_id", both);
+    check_special_id(c.decoder_start_id, "decoder_start_id", c.target_vocab());
     return c;
 }
 
@@ -130,9 +168,18 @@ std::string ModelConfig::to_json() const {
               {"activation", activation == Activation::Relu   ? "relu"
                              : activation == Activation::Gelu ? "gelu"
                                                               : "swish"},
-              {"positions", positions == PositionKind::Sinusoidal ? "sinusoidal" : "learned"},
+              {"target_vocab_size", target_vocab()},
+              {"positions", positions == PositionKind::Sinusoidal ? "sinusoidal"
+                            : positions == PositionKind::Learned  ? "learned"
+                                                                  : "marian"},
               {"max_positions", max_positions},
-              {"tied_embeddings", tied_embeddings},
+              {"tied_embeddings", ties == EmbeddingTies::All},
+              {"embedding_ties", ties == EmbeddingTies::All       ? "all"
+                                 : ties == EmbeddingTies::Decoder ? "decoder"
+                                 : ties == EmbeddingTies::None    ? "none"
+                                                                  : "source_target"},
+              {"decoder_self", decoder_self == DecoderSelf::Ssru ? "ssru" : "attention"},
+              {"zero_start", zero_start},
               {"scale_embeddings", scale_embeddings},
               {"final_logits_bias", final_logits_bias},
               {"layer_norm_eps", layer_norm_eps},

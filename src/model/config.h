@@ -8,7 +8,19 @@
 
 namespace heed {
 
-enum class PositionKind { Sinusoidal, Learned };
+/// Sinusoidal: Vaswani et al.'s interleaved sin/cos; Learned: a table in the file; Marian:
+/// Marian's sinusoids ([sin | cos] halves, frequencies 10000^(-i/(D/2-1))), computed at load.
+enum class PositionKind { Sinusoidal, Learned, Marian };
+
+/// What the decoder's first sublayer is: masked self-attention (Vaswani et al. 2017 §3.2.3),
+/// or the simpler simple recurrent unit of Kim et al. 2019 ("From Research to Production and
+/// Back: Ludicrously Fast Neural Machine Translation", §3.2), as Firefox's models use.
+enum class DecoderSelf { Attention, Ssru };
+
+/// Which embedding tables are one matrix. All: source, target and output (`embed.weight`);
+/// Decoder: target and output (`lm_head.weight`), the source its own (`src_embed.weight`);
+/// SourceTarget: source and target (`embed.weight`), the output its own; None: three tables.
+enum class EmbeddingTies { All, Decoder, SourceTarget, None };
 
 /// The largest configuration a model file may ask for; from_json refuses anything bigger,
 /// naming the field and its limit, before a single weight is allocated. why: a config is
@@ -30,12 +42,15 @@ struct ModelConfig {
     int ffn_dim = 1024;  ///< F, feed-forward inner width
     int encoder_layers = 4;
     int decoder_layers = 1;
-    int vocab_size = 8000;  ///< V, shared source/target vocabulary
-    bool pre_norm = true;   ///< LayerNorm before each block (and a final one) vs after
+    int vocab_size = 8000;      ///< V, the source vocabulary (and the target's when shared)
+    int target_vocab_size = 0;  ///< the target vocabulary when separate (0: `vocab_size`)
+    bool pre_norm = true;       ///< LayerNorm before each block (and a final one) vs after
     Activation activation = Activation::Relu;
     PositionKind positions = PositionKind::Sinusoidal;
-    int max_positions = 256;         ///< longest sequence the positions cover
-    bool tied_embeddings = true;     ///< source, target and output embeddings are one matrix
+    int max_positions = 256;                  ///< longest sequence the positions cover
+    EmbeddingTies ties = EmbeddingTies::All;  ///< JSON "embedding_ties" (or "tied_embeddings")
+    DecoderSelf decoder_self = DecoderSelf::Attention;  ///< JSON "decoder_self"
+    bool zero_start = false;  ///< the decoder's first input is a zero vector, not a token (Marian)
     bool scale_embeddings = true;    ///< multiply embeddings by sqrt(D)
     bool final_logits_bias = false;  ///< a [V] bias added to the logits
     float layer_norm_eps = 1e-5f;
@@ -43,6 +58,9 @@ struct ModelConfig {
     int decoder_start_id = 2;  ///< first decoder input token
 
     int head_dim() const { return d_model / heads; }
+    /// Vt, the size of the target vocabulary (the logits, every target id).
+    int target_vocab() const { return target_vocab_size ? target_vocab_size : vocab_size; }
+    bool ssru_decoder() const { return decoder_self == DecoderSelf::Ssru; }
 
     /// Parses and validates the JSON text; throws heed::Error naming the bad field.
     static ModelConfig from_json(const std::string& json_text);

@@ -42,7 +42,7 @@ BlockInputs block_inputs(const Model& model, const std::vector<int>& source,
     const Memory memory = model.encode(source);
     const int T = int(target.size());
     DecoderState state(c, 1, T);
-    std::vector<float> logits(c.vocab_size);
+    std::vector<float> logits(c.target_vocab());
     std::vector<Mat> self_rows, cross_rows;
     StepAttention trace;
     trace.want_inputs = true;
@@ -55,6 +55,10 @@ BlockInputs block_inputs(const Model& model, const std::vector<int>& source,
     }
     const DecoderLayerWeights& w = model.weights().decoder[layer];
     if (block == AttentionBlock::DecoderSelf) {
+        if (c.ssru_decoder())
+            throw Error(
+                "explain: this model's decoder has no self-attention to explain (an SSRU "
+                "cell takes its place: its forget gates are in the trace)");
         b.xq = b.xkv = stack_rows(self_rows);  // [T, D]
         b.q_full = w.self_attn.qkv(b.xq);      // [T, 3D]
         b.causal = true;

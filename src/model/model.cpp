@@ -82,6 +82,29 @@ void start_trace(const ModelConfig& c, const std::vector<const Memory*>& memorie
     for (std::size_t r = 0; r < R; ++r) trace.cross[r].assign(LH * memories[r]->length, 0.f);
     trace.self_inputs.clear();
     trace.cross_inputs.clear();
+    if (c.ssru_decoder())
+        trace.forget.assign(R, std::vector<float>(std::size_t(c.decoder_layers) * c.d_model));
+    else
+        trace.forget.clear();
+}
+
+/// The simpler simple recurrent unit (Kim et al. 2019 §3.2) for R rows, one step:
+/// f_t = σ(W_f x_t + b_f), c_t = f_t ⊙ c_{t−1} + (1 − f_t) ⊙ W x_t, output ReLU(c_t).
+/// `wx` is [R, 2D] = W x_t | W_f x_t + b_f; `cell` [R, D] holds c_{t−1} and becomes c_t;
+/// `forget` (null: not recorded) gets f_t per row at `forget[r] + offset`.
+void ssru_step(const float* wx, int R, int D, float* cell, float* out,
+               std::vector<std::vector<float>>* forget, std::size_t offset) {
+    for (int r = 0; r < R; ++r) {
+        const float* x = wx + std::size_t(r) * 2 * D;  // [2D]
+        float* c = cell + std::size_t(r) * D;          // [D]
+        float* o = out + std::size_t(r) * D;           // [D]
+        for (int d = 0; d < D; ++d) {
+            const float f = 1.0f / (1.0f + std::exp(-x[D + d]));
+            c[d] = f * c[d] + (1.0f - f) * x[d];
+            o[d] = std::max(c[d], 0.0f);
+            if (forget) (*forget)[std::size_t(r)][offset + d] = f;
+        }
+    }
 }
 
 const Interventions kNone;
@@ -93,8 +116,13 @@ const Interventions kNone;
 DecoderState::DecoderState(const ModelConfig& c, int rows, int max_len)
     : rows_(rows), max_len_(max_len) {
     const std::size_t R = rows, D = c.d_model, F = c.ffn_dim;
-    cache_.assign(c.decoder_layers, std::vector<float>(R * max_len * 2 * D));
-    cache_tmp_.resize(R * max_len * 2 * D);
+    if (c.ssru_decoder()) {  // why: a recurrent state of D per row replaces the growing cache
+        cell_.assign(c.decoder_layers, std::vector<float>(R * D, 0.0f));
+        cache_tmp_.resize(R * D);
+    } else {
+        cache_.assign(c.decoder_layers, std::vector<float>(R * max_len * 2 * D));
+        cache_tmp_.resize(R * max_len * 2 * D);
+    }
     x_ = Mat::from_shape({R, D});
     h_ = Mat::from_shape({R, D});
     qkv_ = Mat::from_shape({R, 3 * D});
@@ -120,6 +148,13 @@ void DecoderState::reorder(const std::vector<int>& parents) {
         for (int r = 0; r < rows_; ++r)
             std::memcpy(cache_tmp_.data() + r * per_row, layer.data() + parents[r] * per_row,
                         used * sizeof(float));
+        layer.swap(cache_tmp_);
+    }
+    for (auto& layer : cell_) {
+        const std::size_t D = layer.size() / rows_;
+        for (int r = 0; r < rows_; ++r)
+            std::memcpy(cache_tmp_.data() + r * D, layer.data() + parents[r] * D,
+                        D * sizeof(float));
         layer.swap(cache_tmp_);
     }
     attention_->reorder(parents);
@@ -184,7 +219,7 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace,
 
 OutputLayer Model::output_layer(std::vector<int> ids) const {
     for (int id : ids)
-        if (id < 0 || id >= config_.vocab_size) throw Error("output layer: id out of range");
+        if (id < 0 || id >= config_.target_vocab()) throw Error("output layer: id out of range");
     OutputLayer out;
     out.layer = weights_.lm_head.select_rows(ids);
     out.ids = std::move(ids);
@@ -203,8 +238,11 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
     const bool keep_inputs = trace && trace->want_inputs;
     if (trace) start_trace(c, memories, t, *trace);
     for (int r = 0; r < R; ++r) {  // embeddings + position t
-        if (tokens[r] < 0 || tokens[r] >= c.vocab_size) throw Error("target id out of range");
-        weights_.target_embedding(tokens[r], s.token_.data());
+        if (tokens[r] < 0 || tokens[r] >= c.target_vocab()) throw Error("target id out of range");
+        if (c.zero_start && t == 0)  // why: Marian's decoder starts from a zero vector
+            std::fill(s.token_.begin(), s.token_.end(), 0.0f);
+        else
+            weights_.target_embedding(tokens[r], s.token_.data());
         embed(c, s.token_.data(), iv.no_positions ? nullptr : weights_.decoder_position(t),
               row(s.x_, r));  // [R, D]
     }
@@ -212,27 +250,38 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
     const Sublayer sublayer(c, s.h_, s.proj_);
     for (int l = 0; l < c.decoder_layers; ++l) {
         const DecoderLayerWeights& w = weights_.decoder[l];
-        // masked self-attention over this row's past (KV cache): keys 0..t, so no mask is needed
-        sublayer(s.x_, w.ln1, [&](const Mat& in, Mat& out) {
-            if (keep_inputs) trace->self_inputs.push_back(in);   // [R, D]
-            w.self_attn.qkv.apply(in.data(), R, s.qkv_.data());  // [R, 3D] = Q | K | V
-            const std::size_t per_row = std::size_t(s.max_len_) * 2 * D;
-            for (int r = 0; r < R; ++r) {
-                float* kv = s.cache_[l].data() + r * per_row;  // [max_len, 2D] = K | V
-                std::memcpy(kv + std::size_t(t) * 2 * D, row(s.qkv_, r) + D,
-                            2 * D * sizeof(float));  // append k_t | v_t
-                AttendCall self(
-                    AttentionBlock::DecoderSelf, l, {row(s.qkv_, r), 1, D, 3 * D},  // Q [1, D]
-                    {kv, t + 1, D, 2 * D},                                          // K [t+1, D]
-                    {kv + D, t + 1, D, 2 * D},                                      // V [t+1, D]
-                    {row(s.attn_, r), 1, D, D},                                     // [1, D]
-                    trace ? trace->self[r].data() + std::size_t(l) * H * (t + 1) : nullptr);
-                self.row = r;
-                self.position = t;
-                s.attention_->attend(self);
-            }
-            w.self_attn.o.apply(s.attn_.data(), R, out.data());  // [R, D]
-        });
+        if (c.ssru_decoder()) {
+            // recurrence: the SSRU cell in place of self-attention (Kim et al. 2019 §3.2)
+            sublayer(s.x_, w.ln1, [&](const Mat& in, Mat& out) {
+                if (keep_inputs) trace->self_inputs.push_back(in);  // [R, D]
+                w.ssru.wf.apply(in.data(), R, s.qkv_.data());       // [R, 2D] = Wx | W_f x + b_f
+                ssru_step(s.qkv_.data(), R, D, s.cell_[l].data(), out.data(),
+                          trace ? &trace->forget : nullptr, std::size_t(l) * D);  // [R, D]
+            });
+        } else {
+            // masked self-attention over this row's past (KV cache): keys 0..t, so no mask is
+            // needed
+            sublayer(s.x_, w.ln1, [&](const Mat& in, Mat& out) {
+                if (keep_inputs) trace->self_inputs.push_back(in);   // [R, D]
+                w.self_attn.qkv.apply(in.data(), R, s.qkv_.data());  // [R, 3D] = Q | K | V
+                const std::size_t per_row = std::size_t(s.max_len_) * 2 * D;
+                for (int r = 0; r < R; ++r) {
+                    float* kv = s.cache_[l].data() + r * per_row;  // [max_len, 2D] = K | V
+                    std::memcpy(kv + std::size_t(t) * 2 * D, row(s.qkv_, r) + D,
+                                2 * D * sizeof(float));  // append k_t | v_t
+                    AttendCall self(
+                        AttentionBlock::DecoderSelf, l, {row(s.qkv_, r), 1, D, 3 * D},  // Q [1, D]
+                        {kv, t + 1, D, 2 * D},       // K [t+1, D]
+                        {kv + D, t + 1, D, 2 * D},   // V [t+1, D]
+                        {row(s.attn_, r), 1, D, D},  // [1, D]
+                        trace ? trace->self[r].data() + std::size_t(l) * H * (t + 1) : nullptr);
+                    self.row = r;
+                    self.position = t;
+                    s.attention_->attend(self);
+                }
+                w.self_attn.o.apply(s.attn_.data(), R, out.data());  // [R, D]
+            });
+        }
         // cross-attention over the encoder memory
         sublayer(s.x_, w.ln2, [&](const Mat& in, Mat& out) {
             if (keep_inputs) trace->cross_inputs.push_back(in);  // [R, D]

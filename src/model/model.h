@@ -40,6 +40,9 @@ struct EncoderTrace {
 struct StepAttention {
     std::vector<std::vector<float>> self;   ///< [R] -> [L][H][t+1]
     std::vector<std::vector<float>> cross;  ///< [R] -> [L][H][S_r]
+    /// SSRU decoders: [R] -> [L][D], each layer's forget gate f_t (1: keep the past, 0: take
+    /// this step's input); empty otherwise. `self` is then all zeros: nothing attends.
+    std::vector<std::vector<float>> forget;
     std::vector<Mat> self_inputs;   ///< per layer [R, D]: LN'd self-attention input (explainer)
     std::vector<Mat> cross_inputs;  ///< per layer [R, D]: LN'd cross-attention query input
     bool want_inputs = false;
@@ -63,6 +66,7 @@ class DecoderState {
     friend class Model;
     int rows_, max_len_, length_ = 0;
     std::vector<std::vector<float>> cache_;  ///< per layer: [R, max_len, 2D] (K | V)
+    std::vector<std::vector<float>> cell_;   ///< SSRU decoders, per layer: [R, D] state c_t
     std::vector<float> cache_tmp_;
     Mat x_, h_, qkv_, q_, attn_, proj_, ffn_;  ///< [R, *] scratch
     std::vector<float> token_;                 ///< [D] one token's embedding row

@@ -22,14 +22,15 @@ void check_ids(const std::vector<std::int32_t>& ids, int vocab_size, const std::
 
 }  // namespace
 
-Shortlist Shortlist::read(const ModelFile& file, const std::string& lang, int vocab_size) {
+Shortlist Shortlist::read(const ModelFile& file, const std::string& lang, int vocab_size,
+                          int target_vocab) {
     const std::string base = kPrefix + lang + ".";
     Shortlist s;
     s.frequent_ = file.read_i32(base + "frequent");
     s.offsets_ = file.read_i32(base + "offsets");
     s.targets_ = file.read_i32(base + "targets");
-    check_ids(s.frequent_, vocab_size, base + "frequent");
-    check_ids(s.targets_, vocab_size, base + "targets");
+    check_ids(s.frequent_, target_vocab, base + "frequent");
+    check_ids(s.targets_, target_vocab, base + "targets");
     const std::string offsets = base + "offsets";
     if (s.offsets_.size() != std::size_t(vocab_size) + 1)
         throw Error("tensor '" + offsets + "' has " + std::to_string(s.offsets_.size()) +
@@ -58,6 +59,7 @@ std::vector<int> Shortlist::select(const std::vector<int>& source_ids,
 }
 
 std::map<std::string, Shortlist> read_shortlists(const ModelFile& file, int vocab_size,
+                                                 int target_vocab,
                                                  std::vector<std::string>& names_read) {
     std::map<std::string, Shortlist> out;
     for (const std::string& name : file.names()) {
@@ -68,7 +70,8 @@ std::map<std::string, Shortlist> read_shortlists(const ModelFile& file, int voca
         if (dot <= kPrefix.size() ||
             std::find(std::begin(kParts), std::end(kParts), part) == std::end(kParts))
             continue;  // why: left for check_all_used to report as unknown
-        if (!out.count(lang)) out.emplace(lang, Shortlist::read(file, lang, vocab_size));
+        if (!out.count(lang))
+            out.emplace(lang, Shortlist::read(file, lang, vocab_size, target_vocab));
         names_read.push_back(name);
     }
     return out;

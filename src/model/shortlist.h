@@ -16,9 +16,10 @@ class ModelFile;
 class Shortlist {
   public:
     /// Reads and checks `shortlist.<lang>.frequent`, `.offsets` and `.targets` (every id a
-    /// vocabulary id, offsets [vocab_size + 1] non-decreasing from 0 to the targets' size).
-    /// Throws heed::Error naming the tensor.
-    static Shortlist read(const ModelFile& file, const std::string& lang, int vocab_size);
+    /// target vocabulary id, offsets [vocab_size + 1] — one per source id — non-decreasing from
+    /// 0 to the targets' size). Throws heed::Error naming the tensor.
+    static Shortlist read(const ModelFile& file, const std::string& lang, int vocab_size,
+                          int target_vocab);
 
     /// The target ids (sorted, unique) allowed for a sentence of these source ids: the frequent
     /// pieces, each source piece's targets, and `extra` (EOS, a forced prefix...).
@@ -31,6 +32,7 @@ class Shortlist {
 
 /// Every `shortlist.<lang>.*` group of a file, by language, and the tensor names read.
 std::map<std::string, Shortlist> read_shortlists(const ModelFile& file, int vocab_size,
+                                                 int target_vocab,
                                                  std::vector<std::string>& names_read);
 
 }  // namespace heed

@@ -51,7 +51,9 @@ class Reader {
     }
     void mark_used(const std::string& name) { used_.insert(name); }
     void finish() {
-        used_.insert("tokenizer.model");  // why: read by the translator, part of the format
+        // why: read by the translator, part of the format
+        used_.insert("tokenizer.model");
+        used_.insert("tokenizer.target.model");
         file_.check_all_used(used_);
     }
 
@@ -100,22 +102,36 @@ std::vector<float> flat(const Mat& m) { return std::vector<float>(m.begin(), m.e
 }  // namespace
 
 ModelWeights load_weights(const ModelFile& file, const ModelConfig& c, const LoadOptions& options) {
-    const std::size_t D = c.d_model, F = c.ffn_dim, V = c.vocab_size, P = c.max_positions;
+    const std::size_t D = c.d_model, F = c.ffn_dim, V = c.vocab_size, Vt = c.target_vocab(),
+                      P = c.max_positions;
     Reader r(file, options);
     ModelWeights w;
 
     // embeddings: tied ones are the output layer's rows, held once
-    std::vector<float> logits_bias(V, 0.0f);
-    if (c.final_logits_bias) logits_bias = r.read("logits.bias", {V});
-    if (c.tied_embeddings) {
-        w.lm_head = r.output("embed.weight", V, D, logits_bias);
-    } else {
-        w.src_embed = r.read("src_embed.weight", {V, D});
-        w.tgt_embed = r.read("tgt_embed.weight", {V, D});
-        w.lm_head = r.output("lm_head.weight", V, D, logits_bias);
+    std::vector<float> logits_bias(Vt, 0.0f);
+    if (c.final_logits_bias) logits_bias = r.read("logits.bias", {Vt});
+    switch (c.ties) {
+        case EmbeddingTies::All:
+            w.lm_head = r.output("embed.weight", V, D, logits_bias);
+            break;
+        case EmbeddingTies::Decoder:
+            w.src_embed = r.read("src_embed.weight", {V, D});
+            w.lm_head = r.output("lm_head.weight", Vt, D, logits_bias);
+            break;
+        case EmbeddingTies::SourceTarget:
+            w.tgt_embed = r.read("embed.weight", {V, D});
+            w.lm_head = r.output("lm_head.weight", Vt, D, logits_bias);
+            break;
+        case EmbeddingTies::None:
+            w.src_embed = r.read("src_embed.weight", {V, D});
+            w.tgt_embed = r.read("tgt_embed.weight", {Vt, D});
+            w.lm_head = r.output("lm_head.weight", Vt, D, logits_bias);
+            break;
     }
     if (c.positions == PositionKind::Sinusoidal) {
         w.enc_pos = flat(sinusoidal_positions(int(P), int(D)));  // why: dec_pos stays empty
+    } else if (c.positions == PositionKind::Marian) {
+        w.enc_pos = flat(marian_positions(int(P), int(D)));
     } else {
         w.enc_pos = r.read("encoder.pos.weight", {P, D});
         w.dec_pos = r.read("decoder.pos.weight", {P, D});
@@ -141,8 +157,12 @@ ModelWeights load_weights(const ModelFile& file, const ModelConfig& c, const Loa
         l.ln1 = r.layer_norm(p + ".ln1", D);
         l.ln2 = r.layer_norm(p + ".ln2", D);
         l.ln3 = r.layer_norm(p + ".ln3", D);
-        l.self_attn.qkv = r.fused(p + ".self_attn", "qkv", D, D);
-        l.self_attn.o = r.linear(p + ".self_attn.o", D, D);
+        if (c.ssru_decoder()) {
+            l.ssru.wf = r.fused(p + ".ssru", "wf", D, D);
+        } else {
+            l.self_attn.qkv = r.fused(p + ".self_attn", "qkv", D, D);
+            l.self_attn.o = r.linear(p + ".self_attn.o", D, D);
+        }
         l.cross_attn.q = r.linear(p + ".cross_attn.q", D, D);
         l.cross_attn.kv = r.fused(p + ".cross_attn", "kv", D, D);
         l.cross_attn.o = r.linear(p + ".cross_attn.o", D, D);
@@ -155,14 +175,14 @@ ModelWeights load_weights(const ModelFile& file, const ModelConfig& c, const Loa
         w.decoder_ln = r.layer_norm("decoder.ln", D);
     }
     std::vector<std::string> shortlist_names;
-    w.shortlists = read_shortlists(file, c.vocab_size, shortlist_names);
+    w.shortlists = read_shortlists(file, c.vocab_size, int(Vt), shortlist_names);
     for (const std::string& n : shortlist_names) r.mark_used(n);
     r.finish();
     return w;
 }
 
 void ModelWeights::source_embedding(int id, float* out) const {
-    if (src_embed.empty()) return lm_head.weight_row(id, out);
+    if (src_embed.empty()) return target_embedding(id, out);
     const std::size_t D = lm_head.in_features();
     std::copy(src_embed.begin() + id * D, src_embed.begin() + (id + 1) * D, out);
 }
@@ -192,20 +212,25 @@ std::size_t ModelWeights::resident_bytes() const {
              l.ffn.fc2.resident_bytes();
     for (const DecoderLayerWeights& l : decoder)
         n += norm(l.ln1) + norm(l.ln2) + norm(l.ln3) + l.self_attn.qkv.resident_bytes() +
-             l.self_attn.o.resident_bytes() + l.cross_attn.q.resident_bytes() +
-             l.cross_attn.kv.resident_bytes() + l.cross_attn.o.resident_bytes() +
-             l.ffn.fc1.resident_bytes() + l.ffn.fc2.resident_bytes();
+             l.self_attn.o.resident_bytes() + l.ssru.wf.resident_bytes() +
+             l.cross_attn.q.resident_bytes() + l.cross_attn.kv.resident_bytes() +
+             l.cross_attn.o.resident_bytes() + l.ffn.fc1.resident_bytes() +
+             l.ffn.fc2.resident_bytes();
     return n;
 }
 
 std::size_t count_parameters(const ModelConfig& c) {
-    const std::size_t D = c.d_model, F = c.ffn_dim, V = c.vocab_size;
+    const std::size_t D = c.d_model, F = c.ffn_dim, V = c.vocab_size, Vt = c.target_vocab();
     const std::size_t attn = 4 * (D * D + D), ffn = F * D + F + D * F + D, ln = 2 * D;
-    std::size_t n = c.tied_embeddings ? V * D : 3 * V * D;
-    if (c.final_logits_bias) n += V;
+    const std::size_t ssru = 2 * D * D + D;  // W, W_f, b_f
+    // the source (or shared) table, then the output's and the target's when they are their own
+    std::size_t n = V * D + (c.ties == EmbeddingTies::All    ? 0
+                             : c.ties == EmbeddingTies::None ? 2 * Vt * D
+                                                             : Vt * D);
+    if (c.final_logits_bias) n += Vt;
     if (c.positions == PositionKind::Learned) n += 2 * std::size_t(c.max_positions) * D;
     n += c.encoder_layers * (attn + ffn + 2 * ln);
-    n += c.decoder_layers * (2 * attn + ffn + 3 * ln);
+    n += c.decoder_layers * ((c.ssru_decoder() ? ssru : attn) + attn + ffn + 3 * ln);
     if (c.pre_norm) n += 2 * ln;
     return n;
 }

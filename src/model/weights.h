@@ -26,6 +26,12 @@ struct CrossAttentionWeights {
     PackedLinear o;
 };
 
+/// The simpler simple recurrent unit (Kim et al. 2019 §3.2) in place of decoder
+/// self-attention: x·W and x·W_f + b_f in one [2D, D] product (W's bias part is zero).
+struct SsruWeights {
+    PackedLinear wf;  ///< x·[W; W_f]ᵀ + [0; b_f] -> [.., 2D] = candidate | forget-gate logits
+};
+
 struct FeedForwardWeights {
     PackedLinear fc1;  ///< [F, D]
     PackedLinear fc2;  ///< [D, F]
@@ -39,14 +45,16 @@ struct EncoderLayerWeights {
 
 struct DecoderLayerWeights {
     LayerNorm ln1, ln2, ln3;
-    SelfAttentionWeights self_attn;
+    SelfAttentionWeights self_attn;  ///< empty when the decoder is an SSRU one
+    SsruWeights ssru;                ///< empty unless the decoder is an SSRU one
     CrossAttentionWeights cross_attn;
     FeedForwardWeights ffn;
 };
 
 struct ModelWeights {
-    /// Token embeddings [V, D], row look-up. Tied: empty, the rows of `lm_head` are read (one
-    /// table in memory, int8 when the file stores it so).
+    /// Token embeddings [V, D] / [Vt, D], row look-up. An empty `tgt_embed` is tied to the
+    /// output: the rows of `lm_head` are read (one table in memory, int8 when the file stores it
+    /// so); an empty `src_embed` is tied to the target's.
     std::vector<float> src_embed, tgt_embed;
     /// Positions [P, D] (sinusoidal or learned); `dec_pos` is empty when it equals `enc_pos`.
     std::vector<float> enc_pos, dec_pos;

@@ -27,6 +27,23 @@ Mat sinusoidal_positions(int length, int d_model) {
     return pe;
 }
 
+Mat marian_positions(int length, int d_model) {
+    if (length < 0 || d_model < 4 || d_model % 2)
+        throw Error("marian_positions: need length >= 0 and an even d_model >= 4, got " +
+                    std::to_string(length) + " and " + std::to_string(d_model));
+    const int half = d_model / 2;
+    // why: in float as Marian does, so the table is the one its models were trained with
+    const float step = std::log(10000.0f) / (float(half) - 1.0f);
+    Mat pe = Mat::from_shape({std::size_t(length), std::size_t(d_model)});
+    for (int pos = 0; pos < length; ++pos)
+        for (int i = 0; i < half; ++i) {
+            const float angle = float(pos) * std::exp(float(i) * -step);
+            pe(pos, i) = std::sin(angle);
+            pe(pos, half + i) = std::cos(angle);
+        }
+    return pe;
+}
+
 // Why sinusoids: PE(i)ᵀPE(j) depends only on i - j and is large when i ≈ j (Vaswani et al. 2017
 // §3.5, "attend by relative positions"); this is that dot product normalised to [-1, 1].
 Mat position_similarity(const Mat& pe) {

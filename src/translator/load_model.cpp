@@ -13,6 +13,21 @@
 #include "translator/translator.h"
 
 namespace heed {
+namespace {
+
+/// The tokenizer in tensor `name`, checked against the model: `pieces` ids, the same EOS.
+Tokenizer read_tokenizer(const ModelFile& file, const std::string& name, int pieces,
+                         const ModelConfig& config) {
+    Tokenizer t = Tokenizer::from_bytes(file.read_bytes(name));
+    if (t.vocab_size() != pieces)
+        throw Error("tokenizer '" + name + "' has " + std::to_string(t.vocab_size()) +
+                    " pieces but the model's vocabulary has " + std::to_string(pieces));
+    if (t.eos_id() != config.eos_id)
+        throw Error("tokenizer '" + name + "' and the model disagree on the end-of-sentence id");
+    return t;
+}
+
+}  // namespace
 
 std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t size,
                                         const LoadOptions& options) {
@@ -23,34 +38,39 @@ std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t s
     ModelConfig config = ModelConfig::from_json(file.metadata("heed.config"));
     if (!file.has("tokenizer.model"))
         throw Error("model file has no tokenizer (tensor 'tokenizer.model' is missing)");
-    Tokenizer tokenizer = Tokenizer::from_bytes(file.read_bytes("tokenizer.model"));
-    if (tokenizer.vocab_size() != config.vocab_size)
-        throw Error("tokenizer has " + std::to_string(tokenizer.vocab_size()) +
-                    " pieces but the model's vocab_size is " + std::to_string(config.vocab_size));
-    if (tokenizer.eos_id() != config.eos_id)
-        throw Error("tokenizer and model disagree on the end-of-sentence id");
+    Tokenizer tokenizer = read_tokenizer(file, "tokenizer.model", config.vocab_size, config);
+    std::unique_ptr<Tokenizer> separate;
+    if (file.has("tokenizer.target.model"))
+        separate = std::make_unique<Tokenizer>(
+            read_tokenizer(file, "tokenizer.target.model", config.target_vocab(), config));
+    else if (config.target_vocab() != config.vocab_size)
+        throw Error("model has a target vocabulary of its own (target_vocab_size " +
+                    std::to_string(config.target_vocab()) +
+                    ") but no tokenizer for it (tensor 'tokenizer.target.model' is missing)");
+    Tokenizer& target = separate ? *separate : tokenizer;
     ModelWeights weights = load_weights(file, config, options);
     Directions directions = Directions::parse(
         file.has_metadata("heed.languages") ? file.metadata("heed.languages") : std::string(),
-        tokenizer, config.decoder_start_id);
+        target, config.decoder_start_id);
     // why: a start piece ("<2de>") is the model's instruction, never the user's text or output
     std::vector<int> starts = directions.start_ids();
     starts.push_back(config.decoder_start_id);
-    tokenizer.make_control(starts);
+    target.make_control(starts);
     std::vector<int> never_emitted;
-    for (int id : tokenizer.control_ids())
+    for (int id : target.control_ids())
         if (id != config.eos_id) never_emitted.push_back(id);
     BytePieces byte_pieces;
-    byte_pieces.byte_of.assign(std::size_t(tokenizer.vocab_size()), -1);
-    for (int id = 0; id < tokenizer.vocab_size(); ++id) {
-        const int b = tokenizer.byte_value(id);
+    byte_pieces.byte_of.assign(std::size_t(target.vocab_size()), -1);
+    for (int id = 0; id < target.vocab_size(); ++id) {
+        const int b = target.byte_value(id);
         if (b < 0) continue;
         byte_pieces.byte_of[std::size_t(id)] = std::int16_t(b);
         byte_pieces.ids.push_back(id);
     }
-    return std::unique_ptr<LoadedModel>(new LoadedModel{
-        Model(config, std::move(weights)), std::move(tokenizer), file.metadata_json(),
-        std::move(directions), std::move(never_emitted), std::move(byte_pieces)});
+    return std::unique_ptr<LoadedModel>(
+        new LoadedModel{Model(config, std::move(weights)), std::move(tokenizer),
+                        file.metadata_json(), std::move(directions), std::move(never_emitted),
+                        std::move(byte_pieces), std::move(separate)});
 }
 
 std::unique_ptr<LoadedModel> load_model_file(const std::string& path, const LoadOptions& options) {

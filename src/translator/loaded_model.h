@@ -17,7 +17,7 @@ namespace heed {
 
 struct LoadedModel {
     Model model;
-    Tokenizer tokenizer;
+    Tokenizer tokenizer;        ///< the source's, and the target's unless `separate_target`
     std::string metadata_json;  ///< the file's "__metadata__" as a JSON object text
     Directions directions;      ///< from "heed.languages": the directions and their start ids
     /// Target ids the decoder may never choose: every control piece but </s> (<s>, <pad>, the
@@ -26,6 +26,12 @@ struct LoadedModel {
     /// The tokenizer's byte-fallback pieces (none without byte fallback), so output stays
     /// valid UTF-8.
     BytePieces bytes;
+    /// The target vocabulary's tokenizer when the model has its own ("tokenizer.target.model").
+    std::unique_ptr<Tokenizer> separate_target;
+
+    const Tokenizer& target_tokenizer() const {
+        return separate_target ? *separate_target : tokenizer;
+    }
 };
 
 /// Parses and verifies a model file held in memory; throws heed::Error naming the problem.

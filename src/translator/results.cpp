@@ -15,11 +15,13 @@ Array make_array(std::vector<std::size_t> shape) {
 
 }  // namespace
 
-Translation to_translation(const Tokenizer& tok, const ModelConfig& c, const Prepared& p,
-                           const Hypothesis& h, bool with_attention) {
+Translation to_translation(const LoadedModel& m, const Prepared& p, const Hypothesis& h,
+                           bool with_attention) {
+    const ModelConfig& c = m.model.config();
+    const Tokenizer& tok = m.target_tokenizer();
     Translation out;
     out.source_ids = p.ids;
-    for (int id : p.ids) out.source_tokens.push_back(tok.piece(id));
+    for (int id : p.ids) out.source_tokens.push_back(m.tokenizer.piece(id));
     out.target_ids = h.tokens;
     std::vector<int> text_ids;
     for (std::size_t i = 0; i < h.tokens.size(); ++i) {
@@ -37,6 +39,8 @@ Translation to_translation(const Tokenizer& tok, const ModelConfig& c, const Pre
     a.encoder_self = Array{{std::size_t(c.encoder_layers), H, S, S}, p.trace.self_attn};
     a.decoder_self = make_array({L, H, T, T});
     a.cross = make_array({L, H, T, S});
+    const std::size_t D = c.d_model;
+    if (c.ssru_decoder()) a.forget = make_array({L, T, D});
     for (std::size_t t = 0; t < T; ++t) {
         const StepRecord& r = h.steps[t];
         for (std::size_t l = 0; l < L; ++l)
@@ -48,6 +52,9 @@ Translation to_translation(const Tokenizer& tok, const ModelConfig& c, const Pre
                 std::copy(cross_row, cross_row + S,
                           a.cross.data.begin() + ((l * H + hd) * T + t) * S);
             }
+        for (std::size_t l = 0; l < L && !r.forget.empty(); ++l)
+            std::copy(r.forget.begin() + l * D, r.forget.begin() + (l + 1) * D,
+                      a.forget.data.begin() + (l * T + t) * D);
         StepTrace st;
         st.token = r.token;
         st.prob = r.prob;
@@ -69,7 +76,7 @@ Translation finish(Translation t, const LoadedModel& m, const TranslateOptions& 
     t.to = m.directions.target(o.to);
     t.costs =
         attention_costs(c, o.interventions, int(t.source_ids.size()), int(t.target_ids.size()));
-    t.output_size = output ? int(output->ids.size()) : c.vocab_size;
+    t.output_size = output ? int(output->ids.size()) : c.target_vocab();
     return t;
 }
 
@@ -91,6 +98,7 @@ StepEvent step_event(const Tokenizer& tok, const ModelConfig& c, const std::vect
     e.has_attention = true;
     e.decoder_self = Array{{L, H, std::size_t(e.step) + 1}, r.self_attn};
     e.cross = Array{{L, H, S}, r.cross_attn};
+    if (!r.forget.empty()) e.forget = Array{{L, std::size_t(c.d_model)}, r.forget};
     if (e.step == 0) e.encoder_self = &encoder_self;
     return e;
 }

@@ -23,15 +23,16 @@ struct Prepared {
 
 /// The Translation of hypothesis `h` of sentence `p`: text, pieces, probabilities, and the
 /// attention trace (steps, beam tree) when `with_attention`.
-Translation to_translation(const Tokenizer& tok, const ModelConfig& c, const Prepared& p,
-                           const Hypothesis& h, bool with_attention);
+Translation to_translation(const LoadedModel& m, const Prepared& p, const Hypothesis& h,
+                           bool with_attention);
 
 /// A translation's fields that come from its call, not its hypothesis: the target language,
 /// the attention costs of the call's interventions and the output layer's size.
 Translation finish(Translation t, const LoadedModel& m, const TranslateOptions& o,
                    const OutputLayer* output);
 
-/// translate_one's step event: the best hypothesis's tokens and its newest rows only.
+/// translate_one's step event: the best hypothesis's tokens (pieces of the target tokenizer
+/// `tok`) and its newest rows only.
 StepEvent step_event(const Tokenizer& tok, const ModelConfig& c, const std::vector<int>& source_ids,
                      const std::vector<std::string>& source_tokens, const Array& encoder_self,
                      const SearchProgress& best);

@@ -93,12 +93,13 @@ void Translator::check_against_model(const TranslateOptions& options) const {
     for (std::size_t i = 0; i < prefix.size(); ++i) {
         const std::string field =
             "forcedPrefix[" + std::to_string(i) + "] = " + std::to_string(prefix[i]);
-        if (prefix[i] < 0 || prefix[i] >= c.vocab_size)
+        if (prefix[i] < 0 || prefix[i] >= c.target_vocab())
             throw Error(field + " is not a target id of this model (0.." +
-                        std::to_string(c.vocab_size - 1) + ")");
+                        std::to_string(c.target_vocab() - 1) + ")");
         const std::vector<int>& never = loaded_->never_emitted;
         if (std::binary_search(never.begin(), never.end(), prefix[i]))
-            throw Error(field + " is the control piece '" + loaded_->tokenizer.piece(prefix[i]) +
+            throw Error(field + " is the control piece '" +
+                        loaded_->target_tokenizer().piece(prefix[i]) +
                         "', which the decoder never emits");
         if (prefix[i] == c.eos_id && i == 0)
             throw Error(field +
@@ -116,6 +117,10 @@ void Translator::check_against_model(const TranslateOptions& options) const {
         const bool encoder = a.block == AttentionBlock::EncoderSelf;
         const int layers = encoder ? c.encoder_layers : c.decoder_layers;
         const std::string field = "interventions.ablate[" + std::to_string(i) + "]";
+        if (a.block == AttentionBlock::DecoderSelf && c.ssru_decoder())
+            throw Error(field +
+                        ".block: this model's decoder has no self-attention (an SSRU "
+                        "cell takes its place), so there is no head to ablate there");
         if (a.layer < 0 || a.layer >= layers)
             throw Error(field + ".layer: this model has " + (encoder ? "encoder" : "decoder") +
                         " layers 0.." + std::to_string(layers - 1) + ", not " +
@@ -220,7 +225,6 @@ std::vector<Translation> Translator::translate_ids(std::vector<std::vector<int>>
 
 std::vector<Translation> Translator::translate_group(std::vector<std::vector<int>> ids,
                                                      const TranslateOptions& options) const {
-    const ModelConfig& c = loaded_->model.config();
     std::vector<Prepared> prepared(ids.size());
     for (std::size_t i = 0; i < ids.size(); ++i) {
         prepared[i].ids = std::move(ids[i]);
@@ -247,19 +251,19 @@ std::vector<Translation> Translator::translate_group(std::vector<std::vector<int
         so.output = output.get();
         std::vector<Hypothesis> hyps = greedy_search(loaded_->model, memories, so);
         for (std::size_t i = 0; i < prepared.size(); ++i)
-            out.push_back(finish(to_translation(loaded_->tokenizer, c, prepared[i], hyps[i],
-                                                options.return_attention),
-                                 *loaded_, options, output.get()));
+            out.push_back(
+                finish(to_translation(*loaded_, prepared[i], hyps[i], options.return_attention),
+                       *loaded_, options, output.get()));
     } else {
         for (const Prepared& p : prepared) {
             SearchOptions so = search_options(options, *loaded_, int(p.ids.size()));
             const std::unique_ptr<OutputLayer> output =
                 shortlist_layer(*loaded_, options, {&p.ids});
             so.output = output.get();
-            out.push_back(finish(
-                to_translation(loaded_->tokenizer, c, p, beam_search(loaded_->model, p.memory, so),
-                               options.return_attention),
-                *loaded_, options, output.get()));
+            out.push_back(
+                finish(to_translation(*loaded_, p, beam_search(loaded_->model, p.memory, so),
+                                      options.return_attention),
+                       *loaded_, options, output.get()));
         }
     }
     return out;
@@ -319,15 +323,15 @@ Translation Translator::translate_one(const std::string& text, const TranslateOp
                 {std::size_t(c.encoder_layers), std::size_t(c.heads), p.ids.size(), p.ids.size()},
                 p.trace.self_attn};
         observer = [&](const SearchProgress& best) {
-            return on_step(
-                step_event(loaded_->tokenizer, c, p.ids, source_tokens, encoder_self, best));
+            return on_step(step_event(loaded_->target_tokenizer(), c, p.ids, source_tokens,
+                                      encoder_self, best));
         };
     }
     Hypothesis h = options.beam_size == 1
                        ? greedy_search(loaded_->model, {&p.memory}, so, observer)[0]
                        : beam_search(loaded_->model, p.memory, so, observer);
-    return finish(to_translation(loaded_->tokenizer, c, p, h, options.return_attention), *loaded_,
-                  options, output.get());
+    return finish(to_translation(*loaded_, p, h, options.return_attention), *loaded_, options,
+                  output.get());
 }
 
 HeadExplanation Translator::explain_head(const std::vector<int>& source,
@@ -340,10 +344,10 @@ HeadExplanation Translator::explain_head(const std::vector<int>& source,
     for (int id : source)
         if (id < 0 || id >= c.vocab_size) throw Error("explain: source id out of range");
     for (int id : target)
-        if (id < 0 || id >= c.vocab_size) throw Error("explain: target id out of range");
+        if (id < 0 || id >= c.target_vocab()) throw Error("explain: target id out of range");
     const HeadQuery query{block, layer, head, loaded_->directions.start_id(to)};
     HeadExplanation e = heed::explain_head(loaded_->model, source, target, query);
-    e.start_token = loaded_->tokenizer.piece(query.start_id);
+    e.start_token = loaded_->target_tokenizer().piece(query.start_id);
     return e;
 }
 

@@ -126,9 +126,10 @@ struct StepEvent {
     std::vector<Candidate> top;                    ///< the step's top-k candidates (when recording)
     const std::vector<int>* source_ids = nullptr;  ///< EOS included
     const std::vector<std::string>* source_tokens = nullptr;
-    bool has_attention = false;           ///< the rows below are filled
-    Array decoder_self;                   ///< [L_dec][H][step+1]: this step's masked self-attention
-    Array cross;                          ///< [L_dec][H][S]: this step's cross-attention
+    bool has_attention = false;  ///< the rows below are filled
+    Array decoder_self;          ///< [L_dec][H][step+1]: this step's masked self-attention
+    Array cross;                 ///< [L_dec][H][S]: this step's cross-attention
+    Array forget;  ///< SSRU decoders: [L_dec][D], this step's forget gates; else empty
     const Array* encoder_self = nullptr;  ///< [L_enc][H][S][S], at step 0 only (else null)
 };
 

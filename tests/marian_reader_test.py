@@ -1,0 +1,153 @@
+"""The engine reads Marian model bundles (src/marian/): a trained model written in Marian's binary
+format (bench/bergamot/export_marian.py, whose files Bergamot itself runs) translates through
+`heed translate --marian` exactly as the Heed file it came from, in float32 and from intgemm8
+weights; `heed convert` writes a Heed file that does the same; every broken or unsupported
+bundle is refused with a message naming what is wrong, and nothing is written.
+
+Run from the repository root: /usr/bin/python3 -m tests.marian_reader_test (numpy; HEED_CLI =
+the native CLI, default build/heed).
+"""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from models import ROOT
+
+CLI = os.environ.get("HEED_CLI", os.path.join(ROOT, "build", "heed"))
+MODEL = os.path.join(ROOT, "models", "en-fr-marian.heed")
+TEXTS = ["The package provides a library for reading files.", "Hello world!",
+         "This tool converts audio files between different formats.",
+         "Fonts for displaying mathematical formulas on the screen.",
+         "It can be used to monitor network traffic in real time.",
+         "A graphical front-end to manage software packages.",
+         "Shared library for accessing the database from C programs, version 2.4.1."]
+
+
+def heed(*args, stdin=None):
+    return subprocess.run([CLI] + list(args), input=stdin, capture_output=True, text=True)
+
+
+def with_yml(model_bin, change):
+    """Marian's binary file with its "special:model.yml" text passed through `change`."""
+    with open(model_bin, "rb") as f:
+        b = bytearray(f.read())
+    start = b.index(b"transformer-heads")
+    start = b.rindex(b"\n", 0, start) + 1 if b"type: transformer" not in b[:start] else \
+        b.index(b"type: transformer")
+    end = b.index(b"\0", start)
+    old = bytes(b[start:end]).decode()
+    new = change(old).encode()
+    assert len(new) <= len(old), "the changed config must not grow"
+    b[start:end] = new + b"\0" * (len(old) - len(new))  # why: keeps every offset in place
+    return bytes(b)
+
+
+class MarianReader(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.out = os.path.join(cls.tmp.name, "marian")
+        subprocess.run([sys.executable, "-m", "bench.bergamot.export_marian", "--model", MODEL,
+                        "--out", cls.out], check=True, capture_output=True,
+                       env=dict(os.environ, HEED_CLI=CLI))
+        cls.bin = os.path.join(cls.out, "model.bin")
+        cls.int8 = os.path.join(cls.out, "model.int8.bin")
+        cls.vocab = os.path.join(cls.out, "vocab.spm")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def path(self, name, data):
+        p = os.path.join(self.tmp.name, name)
+        with open(p, "wb") as f:
+            f.write(data)
+        return p
+
+    def translate(self, *model, compute="f32"):
+        r = heed("translate", *model, "--compute", compute, "--ids", "--no-split", *TEXTS)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout
+
+    def test_float32_bundle_translates_as_the_heed_file_it_came_from(self):
+        self.assertEqual(self.translate("--marian", self.bin, "--vocab", self.vocab),
+                         self.translate("-m", MODEL))
+
+    def test_intgemm8_bundle_equals_its_own_weights_in_float32(self):
+        # the int8 matrices are kept int8 (one scale per matrix); widened, they must give what
+        # the float32 path gives on the same dequantised values
+        a = self.translate("--marian", self.int8, "--vocab", self.vocab, compute="f32")
+        b = self.translate("--marian", self.int8, "--vocab", self.vocab, compute="int8")
+        self.assertEqual(len(a.splitlines()), len(TEXTS))
+        same = sum(x == y for x, y in zip(a.splitlines(), b.splitlines()))
+        self.assertGreaterEqual(same, len(TEXTS) - 2, (a, b))
+
+    def test_convert_writes_a_heed_file_that_translates_the_same(self):
+        out = os.path.join(self.tmp.name, "converted.heed")
+        r = heed("convert", "--marian", self.bin, "--vocab", self.vocab, "--to", "fr",
+                 "--from", "en", "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.translate("-m", out), self.translate("-m", MODEL))
+        info = heed("info", "-m", out)
+        self.assertIn("en-fr", info.stdout)
+        self.assertIn('"zero_start": true', info.stdout)
+        self.assertIn('"positions": "marian"', info.stdout)
+
+    def refused(self, args, *reasons, code=1):
+        out = os.path.join(self.tmp.name, "refused-%d.heed" % len(os.listdir(self.tmp.name)))
+        r = heed("convert", *args, "-o", out)
+        self.assertEqual(r.returncode, code, r.stderr)
+        for reason in reasons:
+            self.assertIn(reason, r.stderr)
+        self.assertFalse(os.path.exists(out))
+        self.assertFalse(os.path.exists(out + ".part"))
+
+    def test_pre_norm_is_refused_by_name(self):
+        bad = self.path("prenorm.bin", with_yml(self.bin, lambda t: t.replace(
+            'transformer-preprocess: ""', "transformer-preprocess: n ")))
+        self.refused(["--marian", bad, "--vocab", self.vocab], "transformer-preprocess 'n'",
+                     "pre-norm")
+
+    def test_another_decoder_cell_is_refused_by_name(self):
+        bad = self.path("aan.bin", with_yml(self.bin, lambda t: t.replace(
+            "transformer-decoder-autoreg: self-attention",
+            "transformer-decoder-autoreg: average-atten")))
+        self.refused(["--marian", bad, "--vocab", self.vocab], "average-atten")
+
+    def test_a_vocabulary_of_another_size_is_refused(self):
+        other = os.path.join(ROOT, "models", "tiny", "spm.model")  # 400 pieces, not 8000
+        self.refused(["--marian", self.bin, "--vocab", other], "dim-vocabs")
+
+    def test_a_bpe_vocabulary_is_refused_by_name(self):
+        bpe = self.path("vocab.json", b'{"a": 0}')
+        self.refused(["--marian", self.bin, "--vocab", bpe], "BPE")
+
+    def test_a_truncated_model_is_refused(self):
+        with open(self.bin, "rb") as f:
+            cut = self.path("cut.bin", f.read()[: 3 * 1024 * 1024])
+        self.refused(["--marian", cut, "--vocab", self.vocab], "Marian")
+
+    def test_a_missing_parameter_is_named(self):
+        with open(self.bin, "rb") as f:
+            b = f.read()
+        name = b"decoder_l1_ffn_W2\0"
+        self.assertIn(name, b)
+        bad = self.path("renamed.bin", b.replace(name, b"decoder_l1_ffn_X2\0", 1))
+        self.refused(["--marian", bad, "--vocab", self.vocab], "decoder_l1_ffn_W2")
+
+    def test_options_without_a_vocabulary_or_a_model_are_usage_errors(self):
+        self.refused(["--marian", self.bin], "--vocab", code=2)
+        self.refused(["--vocab", self.vocab], "--marian", code=2)
+
+    def test_a_heed_file_is_not_taken_for_marian(self):
+        with open(MODEL, "rb") as f:
+            head = f.read(8)
+        self.assertNotEqual(struct.unpack("<Q", head)[0], 1)
+        self.refused(["--marian", MODEL, "--vocab", self.vocab], "Marian model")
+
+
+if __name__ == "__main__":
+    unittest.main()
