@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "marian/marian_model.h"
 #include "translator/attention_lab.h"
 #include "translator/call_budget.h"
 #include "translator/sentence_splitter.h"
@@ -109,6 +110,7 @@ val step_val(const heed::StepEvent& e) {
         if (e.encoder_self) r.set("encoderSelf", tensor(*e.encoder_self, false));
         r.set("decoderSelf", tensor(e.decoder_self, false));
         r.set("cross", tensor(e.cross, false));
+        if (!e.forget.data.empty()) r.set("forget", tensor(e.forget, false));
     }
     return r;
 }
@@ -172,6 +174,7 @@ val translation_val(const heed::Translation& t) {
         a.set("encoderSelf", tensor(t.attention.encoder_self, true));
         a.set("decoderSelf", tensor(t.attention.decoder_self, true));
         a.set("cross", tensor(t.attention.cross, true));
+        if (!t.attention.forget.data.empty()) a.set("forget", tensor(t.attention.forget, true));
         r.set("attention", a);
     }
     return r;
@@ -258,6 +261,38 @@ val text_val(const std::string& text, const heed::TextTranslation& t) {
     return r;
 }
 
+// ---- Marian bundles --------------------------------------------------------------------
+
+std::string bytes_of(const val& u8) {
+    const std::vector<std::uint8_t> v = emscripten::convertJSArrayToNumberVector<std::uint8_t>(u8);
+    return std::string(v.begin(), v.end());
+}
+
+/// {model, vocabs, shortlist, source, target} -> the bundle (bytes copied into WASM memory).
+heed::MarianBundle marian_bundle(const val& b) {
+    heed::MarianBundle out;
+    out.model = bytes_of(b["model"]);
+    const val vocabs = b["vocabs"];
+    for (unsigned i = 0, n = vocabs["length"].as<unsigned>(); i < n; ++i)
+        out.vocabs.push_back(bytes_of(vocabs[i]));
+    if (!b["shortlist"].isNull() && !b["shortlist"].isUndefined())
+        out.shortlist = bytes_of(b["shortlist"]);
+    out.source_language = b["source"].as<std::string>();
+    out.target_language = b["target"].as<std::string>();
+    return out;
+}
+
+/// The bundle as a Heed model file (a Uint8Array copied out of WASM memory), for a cache.
+val marian_to_heed(const val& bundle) {
+    return guarded("BAD_MODEL", [&] {
+        const std::vector<std::uint8_t> file = heed::heed_file_from_marian(marian_bundle(bundle));
+        val view(emscripten::typed_memory_view(file.size(), file.data()));
+        val copy = val::global("Uint8Array").new_(file.size());
+        copy.call<void>("set", view);
+        return copy;
+    });
+}
+
 // ---- the translator --------------------------------------------------------------------
 
 /// Owns one heed::Translator; JS creates it empty, then load()s bytes into it.
@@ -272,6 +307,20 @@ class TranslatorHandle {
             heed::LoadSettings settings;
             settings.int8 = int8;
             translator_ = heed::Translator::load(data.data(), data.size(), settings);
+            return val(true);
+        });
+    }
+
+    /// A Marian bundle (marian/marian_model.h), converted and loaded without leaving WASM:
+    /// bundle = {model: Uint8Array, vocabs: Uint8Array[], shortlist: Uint8Array | null,
+    /// source: string, target: string} (checked in JS).
+    val load_marian(const val& bundle, bool int8) {
+        return guarded("BAD_MODEL", [&] {
+            const std::vector<std::uint8_t> file =
+                heed::heed_file_from_marian(marian_bundle(bundle));
+            heed::LoadSettings settings;
+            settings.int8 = int8;
+            translator_ = heed::Translator::load(file.data(), file.size(), settings);
             return val(true);
         });
     }
@@ -524,10 +573,12 @@ EMSCRIPTEN_BINDINGS(heed) {
     emscripten::class_<TranslatorHandle>("Translator")
         .constructor<>()
         .function("load", &TranslatorHandle::load)
+        .function("loadMarian", &TranslatorHandle::load_marian)
         .function("translateTexts", &TranslatorHandle::translate_texts)
         .function("explainHead", &TranslatorHandle::explain_head)
         .function("info", &TranslatorHandle::info);
     emscripten::function("attention", &attention);
+    emscripten::function("marianToHeed", &marian_to_heed);
     emscripten::function("linearAttention", &linear_attention);
     emscripten::function("sinusoidalPositions", &sinusoidal_positions);
     emscripten::function("heapStats", &heap_stats);

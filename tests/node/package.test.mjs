@@ -38,6 +38,7 @@ test('importing the package starts nothing: no fetch, no compile, no worker', ()
   assert.deepEqual(calls, []);
   assert.deepEqual(exports, [
     'HeedError',
+    'convertMarian',
     'limits',
     'loadAttentionLab',
     'loadTranslator',

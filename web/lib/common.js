@@ -66,7 +66,29 @@ export function splitOptions(options) {
   return { engine, onStep, signal };
 }
 
-const LOAD_KEYS = new Set(['model', 'wasmUrl', 'onProgress', 'compute', 'threads']);
+const LOAD_KEYS = new Set(['model', 'marian', 'wasmUrl', 'onProgress', 'compute', 'threads']);
+const MARIAN_KEYS = new Set(['model', 'vocabs', 'shortlist', 'source', 'target']);
+
+/** Checks options.marian's shape (each file is a model source, checked when it is read). */
+function checkMarian(m) {
+  checkObject(m, 'options.marian');
+  for (const key of Object.keys(m))
+    if (!MARIAN_KEYS.has(key)) throw badInput(`unknown option 'marian.${key}'`);
+  if (m.model === undefined) throw badInput('options.marian.model is required');
+  if (!Array.isArray(m.vocabs) || m.vocabs.length < 1 || m.vocabs.length > 2)
+    throw badInput(
+      'options.marian.vocabs must be an array of one vocabulary (shared) or two (source, ' +
+        `then target), got ${describe(m.vocabs)}`,
+    );
+  for (const key of ['source', 'target'])
+    if (
+      m[key] !== undefined &&
+      (typeof m[key] !== 'string' || !/^[A-Za-z0-9-]{1,35}$/.test(m[key]))
+    )
+      throw badInput(
+        `options.marian.${key} must be a language tag such as 'en', got ${describe(m[key])}`,
+      );
+}
 /**
  * A threads option is a positive integer; its upper bound is the engine's (limits().threads),
  * checked once the engine is loaded.
@@ -81,7 +103,11 @@ export function checkLoadOptions(options, extra = []) {
   checkObject(options, 'options');
   for (const key of Object.keys(options))
     if (!LOAD_KEYS.has(key) && !extra.includes(key)) throw badInput(`unknown load option '${key}'`);
-  if (options.model === undefined) throw badInput('options.model is required');
+  if (options.model !== undefined && options.marian !== undefined)
+    throw badInput('give options.model or options.marian, not both');
+  if (options.marian !== undefined) checkMarian(options.marian);
+  else if (options.model === undefined)
+    throw badInput('options.model (or options.marian) is required');
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
     throw badInput(`options.onProgress must be a function, got ${describe(options.onProgress)}`);
   const t = options.threads;

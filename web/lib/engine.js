@@ -273,6 +273,19 @@ export function unwrap(r) {
 
 // ---- models ----------------------------------------------------------------------------
 
+/**
+ * options.marian's files as bytes, for the engine's loadMarian: {model, vocabs, shortlist,
+ * source, target} (languages 'und' when not given). Progress is the model file's.
+ */
+export async function marianBytes(m, onProgress) {
+  const [model, vocabs, shortlist] = await Promise.all([
+    modelBytes(m.model, onProgress),
+    Promise.all(m.vocabs.map((v) => modelBytes(v))),
+    m.shortlist === undefined || m.shortlist === null ? null : modelBytes(m.shortlist),
+  ]);
+  return { model, vocabs, shortlist, source: m.source ?? 'und', target: m.target ?? 'und' };
+}
+
 /** options.model's bytes: a buffer as it is (not copied), a URL or file path read. */
 export async function modelBytes(model, onProgress) {
   // why: a model still on its way (a promise) lets the engine be instantiated meanwhile

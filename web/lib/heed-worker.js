@@ -296,10 +296,20 @@ export async function spawnTranslator(options) {
       client.post({ type: 'warm', wasmUrl, threads: options.threads });
       model = await model;
     }
+    const marian = options.marian && {
+      ...options.marian,
+      model: await portableModel(await options.marian.model),
+      vocabs: await Promise.all(options.marian.vocabs.map(async (v) => portableModel(await v))),
+      shortlist:
+        options.marian.shortlist == null
+          ? undefined
+          : await portableModel(await options.marian.shortlist),
+    };
     const { promise } = client.call(
       {
         type: 'load',
-        model: await portableModel(model),
+        model: marian ? undefined : await portableModel(model),
+        marian,
         wasmUrl,
         compute: options.compute,
         threads: options.threads,

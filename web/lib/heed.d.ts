@@ -42,6 +42,10 @@ export interface Attention {
   decoderSelf: Tensor;
   /** [layers][heads][T][S] */
   cross: Tensor;
+  /** models whose decoder is an SSRU cell (Firefox's; Kim et al. 2019) instead of
+   *  self-attention: each layer's forget gates f_t per step, [layers][T][D] (1 keeps the
+   *  past, 0 takes this step's input); decoderSelf is then all zeros, since nothing attends */
+  forget?: Tensor;
   steps: StepInfo[];
   /** beam search only: the beam tree, the hypotheses kept at each step */
   beam?: BeamNode[][];
@@ -116,6 +120,8 @@ export interface StepEvent extends StepInfo {
   cross: Tensor;
   /** decoder self-attention row of this step: [layers][heads][step+1] */
   decoderSelf: Tensor;
+  /** SSRU decoders only: this step's forget gates, [layers][D] */
+  forget?: Tensor;
   /** target tokens so far */
   tokens: string[];
   /** the source pieces (EOS included), the key labels of `cross`, and their ids */
@@ -310,10 +316,29 @@ export interface HeadExplanation {
 
 export type ModelSource = string | URL | ArrayBuffer | Uint8Array;
 
+/** A Marian model bundle as Firefox Translations and OPUS-MT publish them; every file a
+ *  ModelSource (or a promise of one). Converted to a Heed model inside the engine. */
+export interface MarianBundle {
+  /** the model: Marian's binary `.bin` (float32, intgemm8, intgemm8 + alphas) or `.npz` */
+  model: ModelSource | Promise<ModelSource>;
+  /** SentencePiece vocabularies (`.spm`): one shared, or the source's then the target's */
+  vocabs: (ModelSource | Promise<ModelSource>)[];
+  /** Marian's binary lexical shortlist (`lex.*.s2t.bin`), used when translate() asks for
+   *  `shortlist: true` */
+  shortlist?: ModelSource | Promise<ModelSource> | null;
+  /** language tags the model translates from and into (default 'und'); `target` is the
+   *  model's one direction's target (translate()'s `to`) */
+  source?: string;
+  target?: string;
+}
+
 export interface LoadOptions {
   /** URL (string or URL), bytes, or (Node only) a file path; or a promise of one, so the
-   *  engine is instantiated while the model is still downloading */
-  model: ModelSource | Promise<ModelSource>;
+   *  engine is instantiated while the model is still downloading. Give this or `marian`. */
+  model?: ModelSource | Promise<ModelSource>;
+  /** a Marian bundle instead of a Heed model file; BAD_MODEL names what the engine cannot
+   *  read (e.g. a pre-norm or factored model, a BPE vocabulary) */
+  marian?: MarianBundle;
   /** where heed.wasm lives (default: next to this module) */
   wasmUrl?: string | URL;
   /** read progress of URL and file models, 0..1 (NaN while the size is unknown; 1 at the
@@ -334,6 +359,13 @@ export interface LoadOptions {
 }
 
 export function loadTranslator(options: LoadOptions): Promise<Translator>;
+
+/** A Marian bundle converted to a Heed model file (e.g. to cache it, or to save it as .heed);
+ *  BAD_MODEL as loadTranslator. */
+export function convertMarian(
+  bundle: MarianBundle,
+  options?: { wasmUrl?: string | URL },
+): Promise<Uint8Array>;
 
 /**
  * The attention primitives, computed by the C++ kernels: dot and general scores (Luong et al.

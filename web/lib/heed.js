@@ -16,7 +16,7 @@ import {
   guarded,
   TranslatorBase,
 } from './common.js';
-import { getCore, growPool, modelBytes, unwrap } from './engine.js';
+import { getCore, growPool, marianBytes, modelBytes, unwrap } from './engine.js';
 import { checkInt, engineOptions } from './options.js';
 import { paragraphResult, shapeResult } from './results.js';
 import { checkExplainRange, checkModelSize, checkTextInput } from './validate.js';
@@ -32,15 +32,19 @@ export async function loadTranslator(options) {
   const threads = options.threads ?? 1;
   const core = getCore(options.wasmUrl, threads > 1);
   core.catch(() => {}); // why: awaited below; a model error must not leave it unhandled
-  const bytes = await modelBytes(options.model, options.onProgress);
+  const bytes = options.marian
+    ? await marianBytes(options.marian, options.onProgress)
+    : await modelBytes(options.model, options.onProgress);
   const engine = await core;
   const limits = engine.limits();
   checkInt(threads, 'threads', 1, limits.threads);
-  checkModelSize(bytes, limits);
+  for (const b of options.marian ? [bytes.model, ...bytes.vocabs] : [bytes])
+    checkModelSize(b, limits);
   if (threads > 1) await growPool(engine, threads - 1);
   const handle = new engine.Translator();
   try {
-    unwrap(handle.load(bytes, options.compute !== 'f32'));
+    const int8 = options.compute !== 'f32';
+    unwrap(options.marian ? handle.loadMarian(bytes, int8) : handle.load(bytes, int8));
     const info = unwrap(handle.info());
     return new Translator(
       handle,
@@ -62,6 +66,17 @@ export async function loadTranslator(options) {
   }
 }
 
+/** A Marian bundle as a Heed model file; see heed.d.ts. */
+export async function convertMarian(bundle, options = {}) {
+  checkLoadOptions({ ...options, marian: bundle });
+  const core = getCore(options.wasmUrl);
+  core.catch(() => {});
+  const bytes = await marianBytes(bundle);
+  const engine = await core;
+  for (const b of [bytes.model, ...bytes.vocabs]) checkModelSize(b, engine.limits());
+  return unwrap(engine.marianToHeed(bytes));
+}
+
 // ---- the translator --------------------------------------------------------------------
 
 /** A view of WASM memory as a copied {shape, data}. */
@@ -78,6 +93,7 @@ function stepEvent(e) {
     top: e.top,
     cross: copied(e.cross),
     decoderSelf: copied(e.decoderSelf),
+    ...(e.forget ? { forget: copied(e.forget) } : {}),
     tokens: e.targetTokens,
     sourceTokens: e.sourceTokens,
     sourceIds: e.sourceIds,

@@ -23,6 +23,7 @@ export function shapeResult(r, keepAttention) {
       encoderSelf: a.encoderSelf,
       decoderSelf: a.decoderSelf,
       cross: a.cross,
+      ...(a.forget ? { forget: a.forget } : {}),
       steps: a.steps.map((s, t) => ({
         step: t,
         token: r.targetTokens[t],

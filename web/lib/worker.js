@@ -2,7 +2,7 @@
 // and answers id-tagged messages, one job at a time. Runs as a browser module worker or a Node
 // worker_threads worker. Not an API of its own: talk to it through heed-worker.js.
 //
-// Messages in:  {id, type: 'load', model, wasmUrl?, compute?, threads?, progress}
+// Messages in:  {id, type: 'load', model | marian, wasmUrl?, compute?, threads?, progress}
 //               {id, type: 'translate', text, options, steps, abortable, flag?}
 //               {id, type: 'explain', result, where}
 //               {type: 'cancel', target}                   (abort job `target`)
@@ -90,7 +90,7 @@ async function run(job) {
     switch (job.type) {
       case 'load':
         translator = await loadTranslator({
-          model: job.model,
+          ...(job.marian ? { marian: job.marian } : { model: job.model }),
           wasmUrl: job.wasmUrl,
           compute: job.compute,
           threads: job.threads,
