@@ -12,7 +12,8 @@
 //                                       model), surgery (surgery.mjs), visit (first-visit.mjs:
 //                                       cold start, a slow download, input limits, the header),
 //                                       model (real-model.mjs: the beam tree, Stop, byte pieces,
-//                                       examples on models/multi.heed), phone (phone.mjs)
+//                                       examples on models/multi.heed), phone (phone.mjs),
+//                                       open (open-model.mjs: a Marian bundle from files)
 //
 // Test fixtures: the page is given the tiny random model (models/tiny/tiny.heed) through the
 // model list, plus a "test-broken" entry whose bytes are garbage and two directions of the tiny
@@ -36,9 +37,10 @@ import { surgeryChecks } from './surgery.mjs';
 import { firstVisitChecks } from './first-visit.mjs';
 import { realModelChecks } from './real-model.mjs';
 import { phoneChecks } from './phone.mjs';
+import { openModelChecks } from './open-model.mjs';
 
 const GROUPS = new Set(
-  (process.env.HEED_BROWSER_GROUPS ?? 'page,surgery,visit,model,phone')
+  (process.env.HEED_BROWSER_GROUPS ?? 'page,surgery,visit,model,phone,open')
     .split(',')
     .map((g) => g.trim()),
 );
@@ -1211,6 +1213,7 @@ export async function run({
     if (GROUPS.has('visit')) await firstVisitChecks({ ...fixtures, check: checkAny });
     if (GROUPS.has('model')) await realModelChecks({ ...fixtures, check: checkAny });
     if (GROUPS.has('phone')) await phoneChecks({ ...fixtures, check: checkAny });
+    if (GROUPS.has('open')) await openModelChecks({ ...fixtures, check: checkAny });
 
     await surgeryChecks({
       check: GROUPS.has('surgery') ? checkAny : skip,

@@ -6,6 +6,7 @@ import { parseState, formatState } from './state.js';
 import { announce, hideTip } from '../widgets/ui.js';
 import { page } from './page.js';
 import { openModel, showAbout, showShared } from './models.js';
+import { openLocal } from './open-model.js';
 import { showOutput, showSentencePicker, showFindings } from './translation.js';
 import { showExportTarget, exportFigure } from './export.js';
 import { translateText } from './translate.js';
@@ -89,9 +90,10 @@ export class App {
   // ---- models ----
 
   /**
-   * The translator of models.json entry `id`: the one loaded, the one still downloading (a
-   * second request waits for it, never starts a second download), or a new one. A load that
-   * another model's load replaced is disposed when it lands and rejects with `superseded`.
+   * The translator of models.json entry `id` (or of a model opened from this device,
+   * open-model.js): the one loaded, the one still downloading (a second request waits for it,
+   * never starts a second download), or a new one. A load that another model's load replaced
+   * is disposed when it lands and rejects with `superseded`.
    */
   async loadModel(id) {
     const entry = this.models.find((m) => m.id === id);
@@ -115,7 +117,8 @@ export class App {
     this.result = null;
     this.doc = null;
     this.translatorModel = this.translatorFile = '';
-    const loading = { file: entry.file, promise: openModel(entry) };
+    const open = entry.local ? openLocal(this, entry) : openModel(entry);
+    const loading = { file: entry.file, promise: open };
     this.loading = loading;
     let translator;
     try {
@@ -132,6 +135,15 @@ export class App {
     this.translatorFile = entry.file;
     this.showShortlistBox();
     return this.translator;
+  }
+
+  /** Disposes the loaded translator if it serves `file`: the next run opens that file anew. */
+  forgetModel(file) {
+    if (!this.translator || this.translatorFile !== file) return;
+    this.abort?.abort();
+    this.translator.dispose();
+    this.translator = null;
+    this.translatorModel = this.translatorFile = '';
   }
 
   /** The models.json entry of the loaded translator. */

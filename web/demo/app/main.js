@@ -14,6 +14,7 @@ import { markStale } from './translate.js';
 import { exportTrace } from './export.js';
 import { startTour, tourDone } from './tour.js';
 import { createExamples } from './examples.js';
+import { wireOpenModel } from './open-model.js';
 
 /** The source text box: typing marks the output stale, a long paste is cut, Ctrl+Enter. */
 function wireSource(app) {
@@ -162,6 +163,7 @@ async function main() {
   wireTabs(app);
   wireExport(app);
   wireHash(app, examples);
+  wireOpenModel(app);
 
   app.renderView();
   const models = await loadManifest();

@@ -5,6 +5,8 @@ const IDS = {
   modelStatus: 'model-status',
   modelSelect: 'model-select',
   modelAbout: 'model-about',
+  openModelButton: 'open-model-btn',
+  openModelInput: 'open-model-input',
   loadBox: 'load-box',
   loadProgress: 'load-progress',
   loadText: 'load-text',

@@ -6,6 +6,18 @@
 import { joinedResult } from '../../lib/results.js';
 import { piecesText } from './pieces.js';
 
+/** An SSRU decoder's forget gates [L][T][D] from step events that carry them, each [L][D]. */
+function forgetOf(events) {
+  const [L, D] = events[0].forget.shape;
+  const T = events.length;
+  const data = new Float32Array(L * T * D);
+  events.forEach((e, t) => {
+    for (let l = 0; l < L; l++)
+      data.set(e.forget.data.subarray(l * D, (l + 1) * D), (l * T + t) * D);
+  });
+  return { shape: [L, T, D], data };
+}
+
 /**
  * A sentence's result (the TranslationResult fields the views read) from its step events;
  * `stopped`: decoding was cut off by Stop. Greedy events are exactly the trace; under beam
@@ -31,6 +43,7 @@ export function resultFromEvents(events, stopped) {
     steps: events.map((e, t) => ({ step: t, token: e.token, id: e.id, prob: e.prob, top: e.top })),
   };
   if (events[0].encoderSelf) attention.encoderSelf = events[0].encoderSelf;
+  if (events[0].forget) attention.forget = forgetOf(events);
   return {
     text: piecesText(targetTokens),
     sourceTokens: lastEvent.sourceTokens,

@@ -1,8 +1,10 @@
 // What the decoding timeline draws at each step, from the finished trace or from the step
-// events of a translation still decoding: both attention matrices of one head, the pieces, the
-// steps (with their top candidates) and the probabilities. No DOM here.
+// events of a translation still decoding: both attention matrices of one head (an SSRU decoder:
+// cross-attention and the layer's forget gates), the pieces, the steps (with their top
+// candidates) and the probabilities. No DOM here.
 
 import { headMatrix, decoderInputs, sliceHead } from './attention-data.js';
+import { isSsru, forgetMatrix, liveForgetMatrix } from './ssru-data.js';
 
 /** One head's row of a step event's [L][H][n] tensor, or the mean over heads ('avg'). */
 function rowOf(tensor, layer, head) {
@@ -12,9 +14,11 @@ function rowOf(tensor, layer, head) {
 
 /** The timeline's data of a finished result's trace. */
 export function traceData(r, layer, head) {
+  const ssru = isSsru(r);
   return {
     cross: headMatrix(r, 'cross', layer, head),
-    self: headMatrix(r, 'decoder', layer, head),
+    self: ssru ? null : headMatrix(r, 'decoder', layer, head),
+    forget: ssru ? forgetMatrix(r, layer) : null,
     targets: r.targetTokens,
     steps: r.attention.steps,
     probs: r.tokenProbs,
@@ -43,15 +47,19 @@ export function liveData(live, layer, head) {
     live.sourceTokens?.length === S
       ? live.sourceTokens
       : Array.from({ length: S }, (_, j) => `#${j + 1}`);
+  const forget = liveForgetMatrix(evs, layer, targets);
   return {
     cross: { rows: T, cols: S, values: crossVals, rowLabels: targets, colLabels: src },
-    self: {
-      rows: T,
-      cols: T,
-      values: selfVals,
-      rowLabels: targets,
-      colLabels: decoderInputs(targets),
-    },
+    self: forget
+      ? null
+      : {
+          rows: T,
+          cols: T,
+          values: selfVals,
+          rowLabels: targets,
+          colLabels: decoderInputs(targets),
+        },
+    forget,
     targets,
     steps: evs,
     probs: evs.map((e) => e.prob),

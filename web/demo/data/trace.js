@@ -23,6 +23,8 @@ function sentenceTrace(s) {
       decoderSelf: plain(s.attention.decoderSelf),
       cross: plain(s.attention.cross),
       layout: '[layers][heads][queries][keys], row-major',
+      // an SSRU decoder (decoderSelf is then zeros): its forget gates, [layers][steps][dims]
+      ...(s.attention.forget && { forget: plain(s.attention.forget) }),
     },
     // beam search: every hypothesis kept at every step, and the winner's index at its last step
     ...(s.attention?.beam && { beam: s.attention.beam, beamWinner: s.attention.beamWinner }),

@@ -1,12 +1,22 @@
 // "Attention maps": a layer × head grid of thumbnails for all three attention blocks, and the
-// chosen head (or the average of heads) as a labelled heatmap or as a link view.
+// chosen head (or the average of heads) as a labelled heatmap or as a link view. An SSRU
+// decoder has no self-attention: its forget gates are shown instead (forget-gates.js).
 
 import { el, reducedMotion, aboutView } from '../widgets/ui.js';
 import { MatrixView, drawThumb } from '../widgets/matrix-view.js';
 import { LinkView } from '../widgets/link-view.js';
 import { headMatrix, prepare, causalMask } from '../data/attention-data.js';
 import { headPicker, displayToggles, segmented, notesBox } from '../widgets/controls.js';
-import { BLOCKS, blockShape, headLabel, BLOCK_NAMES } from '../data/blocks.js';
+import {
+  blocksOf,
+  blockShape,
+  headLabel,
+  BLOCK_NAMES,
+  alignedHead,
+  isAligned,
+  ALIGNED_TEXT,
+} from '../data/blocks.js';
+import { createForgetGates } from './forget-gates.js';
 import { headSummary, summaryCaption, summaryText } from '../data/head-summary.js';
 
 export const BLOCK_NOTES = {
@@ -39,7 +49,7 @@ export function headTitle(state, block = state.block) {
 }
 
 /** One head's thumbnail button, captioned with its strongest pattern; a press opens it. */
-function thumbButton(app, block, l, h, onPick) {
+function thumbButton(app, block, l, h, onPick, aligned) {
   const c = el('canvas', { width: 1, height: 1 });
   const { matrix } = prepare(headMatrix(app.result, block, l, h), {
     merge: app.state.merge,
@@ -49,9 +59,10 @@ function thumbButton(app, block, l, h, onPick) {
   // why: a caption per head (its strongest pattern) lets a user find heads at a glance
   const cross = block === 'cross';
   const sum = headSummary(matrix, { cross });
-  const what = `${BLOCK_NAMES[block]}, layer ${l + 1}, ${headLabel(h, l)}`;
+  const marked = isAligned(aligned, block, l, h);
+  const what = `${BLOCK_NAMES[block]}, layer ${l + 1}, ${headLabel(h, l)}${marked ? `, ${ALIGNED_TEXT}` : ''}`;
   return el(
-    'button.thumb',
+    `button.thumb${marked ? '.aligned' : ''}`,
     {
       type: 'button',
       'data-block': block,
@@ -72,6 +83,7 @@ function thumbButton(app, block, l, h, onPick) {
 
 /** A block's layer × head grid of thumbnails, with the average (and, encoder, the rollout). */
 function blockThumbs(app, block, onPick) {
+  const aligned = alignedHead(app.translator?.info);
   const { layers, heads } = blockShape(app.result, block);
   const extra = block === 'encoder' ? ['avg', 'rollout'] : ['avg'];
   const g = el('div.head-grid', {
@@ -88,9 +100,15 @@ function blockThumbs(app, block, onPick) {
   for (let l = 0; l < layers; l++) {
     g.append(el('span.lab', { text: `layer ${l + 1}` }));
     for (const h of [...Array(heads).keys(), ...extra])
-      g.append(thumbButton(app, block, l, h, onPick));
+      g.append(thumbButton(app, block, l, h, onPick, aligned));
   }
-  return el('div', {}, el('h4', { text: BLOCK_NAMES[block] }), g);
+  const key =
+    block === 'cross' && aligned
+      ? el('p.note.aligned-key', {
+          text: `Outlined: layer ${aligned.layer + 1}, head ${aligned.head + 1}, ${ALIGNED_TEXT} (Marian’s guided alignment trains this head to align target and source words).`,
+        })
+      : null;
+  return el('div', {}, el('h4', { text: BLOCK_NAMES[block] }), g, key);
 }
 
 /** Every head of the chosen layer as one link view's overlay, one colour per head. */
@@ -143,6 +161,7 @@ export function createAttentionView(app) {
   const notes = notesBox();
   const blockNote = el('p.note');
   const grids = el('div.grids', { role: 'group', 'aria-label': 'All heads: pick one' });
+  const forget = createForgetGates((mv, l) => app.setActive(forgetTarget(mv, l)));
   const empty = el('p.note', { text: 'Translate a sentence to see its attention.' });
   const mv = new MatrixView({
     title: '',
@@ -161,6 +180,7 @@ export function createAttentionView(app) {
     el('h3', { text: 'Every head at a glance' }),
     aboutView(el('p.note', { text: ABOUT })),
     grids,
+    forget.node,
     blockNote,
     notes.node,
     main,
@@ -188,7 +208,8 @@ export function createAttentionView(app) {
       thumbKey.split('|').slice(0, 3).join('|') !== key.split('|').slice(0, 3).join('|');
     thumbKey = key;
     if (redrawAll) {
-      grids.replaceChildren(...BLOCKS.map((block) => blockThumbs(app, block, showMap)));
+      grids.replaceChildren(...blocksOf(app.result).map((b) => blockThumbs(app, b, showMap)));
+      forget.draw(app.result);
     }
     for (const b of grids.querySelectorAll('button')) {
       const on =
@@ -207,6 +228,7 @@ export function createAttentionView(app) {
     empty.hidden = has;
     grids.hidden = !has;
     if (!has) {
+      forget.draw(null);
       main.replaceChildren();
       notes.set([]);
       blockNote.textContent = '';
@@ -216,7 +238,7 @@ export function createAttentionView(app) {
     drawGrids();
     cur = currentMatrix(app);
     const [rowAxis, colAxis] = axisNames(app.state.block);
-    blockNote.textContent = BLOCK_NOTES[app.state.block];
+    blockNote.textContent = BLOCK_NOTES[app.state.block] + alignedNote(app);
     notes.set(cur.notes);
     if (app.state.show !== 'heatmap') {
       if (main.firstChild !== lv.element) main.replaceChildren(lv.element);
@@ -235,6 +257,25 @@ export function createAttentionView(app) {
   }
 
   return { element, render, exportTarget: target };
+}
+
+/** The opened map's note when it is the head trained on word alignments ('' otherwise). */
+function alignedNote(app) {
+  const { block, layer, head } = app.state;
+  return isAligned(alignedHead(app.translator?.info), block, layer, head)
+    ? ` This head was ${ALIGNED_TEXT}: Marian’s guided alignment trains it to put each target piece’s weight on the source pieces it translates.`
+    : '';
+}
+
+/** The export of one decoder layer's forget-gate heatmap. */
+function forgetTarget(mv, layer) {
+  return {
+    title: `Decoder forget gates · layer ${layer + 1}`,
+    slug: `forget-l${layer + 1}`,
+    png: () => mv.toPNG(),
+    svg: () => mv.toSVG(),
+    json: () => mv.toJSON({ block: 'forget', layer }),
+  };
 }
 
 function maxOf(values) {

@@ -1,6 +1,7 @@
 // "Decoding timeline": the translation replayed one target piece at a time. Each step shows
-// the new piece, the cross-attention row it used, the decoder's growing causal triangle and the
-// top-k candidates it chose from. Drawn live from onStep while decoding; scrubbed from the trace.
+// the new piece, the cross-attention row it used, the decoder's growing causal triangle (an
+// SSRU decoder: its forget gates) and the top-k candidates it chose from. Drawn live from onStep
+// while decoding; scrubbed from the trace.
 
 import { el, fmt, announce } from '../widgets/ui.js';
 import { MatrixView } from '../widgets/matrix-view.js';
@@ -9,12 +10,16 @@ import { traceData, liveData } from '../data/timeline-data.js';
 import { headPicker } from '../widgets/controls.js';
 import { headLabel } from '../data/blocks.js';
 import { createTransport } from './timeline-transport.js';
+import { forgetMatrixView, FORGET_NOTE } from './forget-gates.js';
 import { tokenSpans, candidateItems, whatIfLines, createBeamBox } from './timeline-step.js';
 
 const NOTE =
   'Colours run from 0 to the largest weight of the whole matrix (see each legend), so steps compare directly. Click a row to jump to its step; focus a matrix and use the arrow keys to read exact values.';
 
-/** The two step-by-step matrices: cross-attention and the decoder's masked self-attention. */
+/**
+ * The step-by-step matrices: cross-attention and the decoder's masked self-attention, or for
+ * an SSRU decoder (no self-attention) its forget gates.
+ */
 function stepMatrices(app, { go, target }) {
   const common = {
     domain: 'zeroMax',
@@ -36,7 +41,12 @@ function stepMatrices(app, { go, target }) {
     futureCols: true,
     onFocus: () => app.setActive(target(self, 'decoder')),
   });
-  return { cross, self };
+  const forget = forgetMatrixView({
+    onActivate: common.onActivate,
+    activateHint: common.activateHint,
+    onFocus: () => app.setActive(target(forget, 'forget')),
+  });
+  return { cross, self, forget };
 }
 
 /** "Step s: wrote … looking mostly at …" from the step's cross-attention row. */
@@ -45,7 +55,15 @@ function stepSummary(d, s) {
   const row = d.cross.values.subarray(k * d.cross.cols, (k + 1) * d.cross.cols);
   const order = [...row.keys()].sort((a, b) => row[b] - row[a]).slice(0, 3);
   const looks = order.map((j) => `${d.cross.colLabels[j]} (${fmt(row[j], 2)})`).join(', ');
-  return `Step ${s}: wrote “${d.targets[k]}” with probability ${fmt(d.steps[k].prob, 3)}, looking mostly at ${looks}.`;
+  const kept = d.forget ? ` ${keptText(d.forget, k)}` : '';
+  return `Step ${s}: wrote “${d.targets[k]}” with probability ${fmt(d.steps[k].prob, 3)}, looking mostly at ${looks}.${kept}`;
+}
+
+/** "The decoder's cell kept 0.62 of its past …": row k's mean forget gate. */
+function keptText(m, k) {
+  let sum = 0;
+  for (let j = 0; j < m.cols; j++) sum += m.values[k * m.cols + j];
+  return `Its SSRU cell kept on average ${fmt(sum / m.cols, 2)} of its past (mean forget gate).`;
 }
 
 /** The view's parts and layout; `go(step)` and `target(mv, block)` come from the view. */
@@ -61,7 +79,13 @@ function timelineParts(app, { picker, total, cur, go, target }) {
     transport.pause();
     go(step);
   });
-  const pair = el('div.grid2', {}, mvs.cross.element, mvs.self.element);
+  const forgetBox = el(
+    'div.forget-step',
+    { hidden: true },
+    mvs.forget.element,
+    el('p.note', { text: FORGET_NOTE }),
+  );
+  const pair = el('div.grid2', {}, mvs.cross.element, mvs.self.element, forgetBox);
   const element = el(
     'div.view-timeline',
     {},
@@ -76,14 +100,36 @@ function timelineParts(app, { picker, total, cur, go, target }) {
     beam.node,
     el('p.note', { text: NOTE }),
   );
-  return { transport, tokens, summary, cands, mvs, liveNote, whatIfNote, beam, pair, element };
+  const parts = { transport, tokens, summary, cands, mvs, liveNote, whatIfNote, beam, pair };
+  return { ...parts, forgetBox, element };
 }
 
 /** The line under the step: decoding live (and how far), or how to read the rows. */
 function liveNoteText(app, d) {
+  if (!d.live && d.forget)
+    return 'Rows are decoding steps, labelled by the piece each step wrote. The forget gates’ columns are the dimensions of the decoder’s SSRU cell, for the layer chosen above.';
   if (!d.live)
     return 'Rows are decoding steps, labelled by the piece each step wrote. The decoder’s self-attention keys are its inputs: the start token <s>, then the pieces written before.';
   return `Decoding live: ${d.steps.length} piece${d.steps.length > 1 ? 's' : ''} so far${app.state.beam > 1 ? ' (beam search: rows follow the best hypothesis so far; the final trace replaces them)' : ''}${app.live?.sourceTokens ? '' : ' — source labels appear when decoding ends'}.`;
+}
+
+/** Fills the step matrices with data `d` (cross-attention, then self-attention or gates). */
+function setMatrices(app, { mvs, pair }, d) {
+  // why: give each matrix width in proportion to its columns, so a long source is not squeezed
+  const second = d.forget ? Math.min(40, d.forget.cols) : d.self.cols;
+  pair.style.gridTemplateColumns = `minmax(280px, ${d.cross.cols + 6}fr) minmax(280px, ${second + 6}fr)`;
+  const where = `layer ${app.state.layer + 1} · ${headLabel(app.state.head, app.state.layer)}`;
+  mvs.cross.set(d.cross, { title: `Cross-attention · ${where}` });
+  if (d.forget)
+    mvs.forget.set(d.forget, {
+      title: `Decoder forget gates (SSRU) · layer ${app.state.layer + 1}`,
+      subtitle: `${d.forget.cols} dimensions`,
+    });
+  else
+    mvs.self.set(d.self, {
+      title: `Decoder masked self-attention · ${where}`,
+      blocked: causalMask(d.self.rows, d.self.rows),
+    });
 }
 
 /** The export of one of the timeline's matrices up to step cur() of total(). */
@@ -108,6 +154,7 @@ export function createTimelineView(app) {
   const parts = timelineParts(app, { picker, total, cur, go, target });
   const { transport, tokens, summary, cands, mvs, liveNote, whatIfNote, beam, pair, element } =
     parts;
+  const { forgetBox } = parts;
 
   let liveFrame = 0;
   let lastData = null;
@@ -139,7 +186,10 @@ export function createTimelineView(app) {
     picker.sync(
       live ? { shape: { layers: ev.cross.shape[0], heads: ev.cross.shape[1] } } : app.result,
     );
-    mvs.cross.element.hidden = mvs.self.element.hidden = !d;
+    const ssru = Boolean(d?.forget);
+    mvs.cross.element.hidden = !d;
+    mvs.self.element.hidden = !d || ssru;
+    forgetBox.hidden = !d || !ssru;
     if (!d) {
       tokens.replaceChildren();
       summary.textContent = app.live
@@ -152,14 +202,7 @@ export function createTimelineView(app) {
       drawWhatIf();
       return;
     }
-    // why: give each matrix width in proportion to its columns, so a long source is not squeezed
-    pair.style.gridTemplateColumns = `minmax(280px, ${d.cross.cols + 6}fr) minmax(280px, ${d.self.cols + 6}fr)`;
-    const where = `layer ${app.state.layer + 1} · ${headLabel(app.state.head, app.state.layer)}`;
-    mvs.cross.set(d.cross, { title: `Cross-attention · ${where}` });
-    mvs.self.set(d.self, {
-      title: `Decoder masked self-attention · ${where}`,
-      blocked: causalMask(d.self.rows, d.self.rows),
-    });
+    setMatrices(app, parts, d);
     liveNote.textContent = liveNoteText(app, d);
     update();
   }
@@ -180,7 +223,7 @@ export function createTimelineView(app) {
     transport.sync(n, s, d.live);
     beam.draw(d.live ? 0 : s);
     mvs.cross.reveal(s, s - 1);
-    mvs.self.reveal(s, s - 1);
+    (d.forget ? mvs.forget : mvs.self).reveal(s, s - 1);
     tokens.replaceChildren(...tokenSpans(d, s));
     for (const t of document.querySelectorAll('#output .tok')) {
       const from = Number(t.dataset.step);

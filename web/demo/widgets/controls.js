@@ -3,9 +3,20 @@
 // the blocks' names and shapes are in data/blocks.js.
 
 import { el } from './ui.js';
-import { BLOCKS, BLOCK_NAMES, blockShape } from '../data/blocks.js';
+import {
+  BLOCKS,
+  BLOCK_NAMES,
+  blockShape,
+  blocksOf,
+  alignedHead,
+  isAligned,
+  ALIGNED_TEXT,
+} from '../data/blocks.js';
 
-/** Block / layer / head selects. `blocks` limits the block choice; allowAvg adds "average". */
+/**
+ * Block / layer / head selects. `blocks` limits the block choice (and the result's model: an
+ * SSRU decoder offers no self-attention); allowAvg adds "average".
+ */
 export function headPicker(app, { blocks = BLOCKS, allowAvg = true, idPrefix, showBlock = true }) {
   const blockSel = el(
     'select',
@@ -34,8 +45,12 @@ export function headPicker(app, { blocks = BLOCKS, allowAvg = true, idPrefix, sh
   /** Re-fills the options for the current result and clamps the state into range. */
   function sync(result = app.result) {
     const s = app.state;
-    const block = blocks.includes(s.block) ? s.block : blocks[0];
+    const offered = result?.attention ? blocks.filter((b) => blocksOf(result).includes(b)) : blocks;
+    const block = offered.includes(s.block) ? s.block : offered[0];
     if (showBlock) s.block = block;
+    blockSel.replaceChildren(
+      ...offered.map((b) => el('option', { value: b, text: BLOCK_NAMES[b] })),
+    );
     const { layers, heads } = result?.attention
       ? blockShape(result, block)
       : (result?.shape ?? { layers: 0, heads: 0 });
@@ -51,8 +66,11 @@ export function headPicker(app, { blocks = BLOCKS, allowAvg = true, idPrefix, sh
       ...Array.from({ length: layers }, (_, l) => el('option', { value: l, text: String(l + 1) })),
     );
     layerSel.value = String(s.layer);
+    const aligned = alignedHead(app.translator?.info);
+    const headText = (h) =>
+      isAligned(aligned, block, s.layer, h) ? `${h + 1} · ${ALIGNED_TEXT}` : String(h + 1);
     headSel.replaceChildren(
-      ...Array.from({ length: heads }, (_, h) => el('option', { value: h, text: String(h + 1) })),
+      ...Array.from({ length: heads }, (_, h) => el('option', { value: h, text: headText(h) })),
       ...(allowAvg ? [el('option', { value: 'avg', text: 'average of heads' })] : []),
       ...(allowAvg && block === 'encoder'
         ? [el('option', { value: 'rollout', text: 'rollout (layers 1…this)' })]

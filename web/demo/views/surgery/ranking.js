@@ -3,7 +3,14 @@
 // of the output against the unmodified translation, and applies a row's ablation on request.
 
 import { el, announce, fmt } from '../../widgets/ui.js';
-import { BLOCKS, BLOCK_NAMES, blockShape } from '../../data/blocks.js';
+import {
+  BLOCKS,
+  BLOCK_NAMES,
+  blockShape,
+  alignedHead,
+  isAligned,
+  ALIGNED_TEXT,
+} from '../../data/blocks.js';
 import { chrf } from '../../data/chrf.js';
 import {
   formatAblate,
@@ -28,7 +35,7 @@ const COLUMNS = [
 const ABOUT =
   'Ablates each head alone on this sentence (zero or mean, as chosen above, nothing else changed) and ranks the heads by the chrF drop of the output against the unmodified translation; ties go to the larger change in the log-probability of the unmodified translation under the ablation (the engine scores it by forcing that output). “apply” ablates that head in the comparison above.';
 
-/** Every head of a result's model as {block, layer, head}, block by block. */
+/** Every head of a result's model as {block, layer, head}, block by block (none it lacks). */
 function allHeads(result) {
   const heads = [];
   for (const block of BLOCKS) {
@@ -71,6 +78,7 @@ async function ablateOne(app, base, where, mean, signal) {
 /** One ranked row; its "apply" button ablates that head alone. */
 function rankRow(app, r, i, applied) {
   const name = `${SHORT[r.block]} L${r.layer + 1} H${r.head + 1}`;
+  const aligned = isAligned(alignedHead(app.translator?.info), r.block, r.layer, r.head);
   const dc = r.confidenceChange * 100;
   const apply = () => {
     app.set({ ablate: formatAblate([r]), block: r.block, layer: r.layer, head: r.head });
@@ -82,8 +90,8 @@ function rankRow(app, r, i, applied) {
     el('td', { text: String(i + 1) }),
     el('th', {
       scope: 'row',
-      text: name,
-      title: `${BLOCK_NAMES[r.block]}, layer ${r.layer + 1}, head ${r.head + 1}`,
+      text: aligned ? `${name} · align` : name,
+      title: `${BLOCK_NAMES[r.block]}, layer ${r.layer + 1}, head ${r.head + 1}${aligned ? `, ${ALIGNED_TEXT}` : ''}`,
     }),
     el(
       'td.num',
