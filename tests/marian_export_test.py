@@ -8,12 +8,12 @@ run on the written model.bin as Marian's loader reads it (src/common/binary.cpp)
 is run on the real model by bench/bergamot/bench.mjs, which prints how many translations agree.
 
 Run from the repository root: /usr/bin/python3 -m tests.marian_export_test (numpy; HEED_CLI =
-the native CLI, default build/heed).
+the native CLI, default build/heed). The transcription itself (load_marian_bin, Marian) lives in
+tests/marian_reference.py, shared with tests/marian_fixtures_test.py.
 """
 import json
 import math
 import os
-import struct
 import subprocess
 import sys
 import tempfile
@@ -24,6 +24,7 @@ import numpy as np
 from models import ROOT
 from models.heed_file import HeedFile, write_heed_file
 from models.pipeline import marian_compat
+from tests.marian_reference import Marian, load_marian_bin
 
 CLI = os.environ.get("HEED_CLI", os.path.join(ROOT, "build", "heed"))
 TINY = os.path.join(ROOT, "models", "tiny", "tiny.heed")
@@ -55,103 +56,6 @@ def marian_compatible_tiny(path):
     meta["heed.config"] = json.dumps(cfg)
     write_heed_file(path, meta, t)
     return cfg
-
-
-def load_marian_bin(path):
-    """marian-dev src/common/binary.cpp, loadItems."""
-    with open(path, "rb") as f:
-        b = f.read()
-    version, n = struct.unpack_from("<QQ", b, 0)
-    assert version == 1
-    headers = [struct.unpack_from("<QQQQ", b, 16 + 32 * i) for i in range(n)]
-    pos = 16 + 32 * n
-    names = []
-    for name_len, _, _, _ in headers:
-        names.append(b[pos:pos + name_len - 1].decode())
-        pos += name_len
-    shapes = []
-    for _, _, shape_len, _ in headers:
-        shapes.append(struct.unpack_from("<%di" % shape_len, b, pos))
-        pos += 4 * shape_len
-    pos += 8 + struct.unpack_from("<Q", b, pos)[0]
-    assert pos % 256 == 0
-    items = {}
-    for (_, typ, _, data_len), name, shape in zip(headers, names, shapes):
-        assert pos % 256 == 0, name
-        count = int(np.prod(shape))
-        if typ == 0x0404:  # float32
-            items[name] = np.frombuffer(b, np.float32, count, pos).reshape(shape).astype(np.float64)
-        elif typ == 0x4101:  # intgemm8: int8 (transposed, Wemb excepted), then float quantMult
-            q = np.frombuffer(b, np.int8, count, pos).astype(np.float64)
-            qm = struct.unpack_from("<f", b, pos + count)[0]
-            q = q.reshape(shape) if name == "Wemb" else q.reshape(shape[::-1]).T
-            items[name] = (q / qm, qm)
-        else:
-            items[name] = b[pos:pos + count]
-        pos += data_len
-    return items
-
-
-class Marian:
-    """Marian's transformer, post-norm ("dan"), inference, in float64 (transformer.h)."""
-
-    def __init__(self, items, cfg):
-        self.w, self.c = items, cfg
-
-    def ln(self, x, prefix):  # src/layers/generic.h layerNorm: eps 1e-6
-        m = x.mean(-1, keepdims=True)
-        v = ((x - m) ** 2).mean(-1, keepdims=True)
-        return (x - m) / np.sqrt(v + 1e-6) * self.w[prefix + "_ln_scale"] + self.w[prefix + "_ln_bias"]
-
-    def positions(self, n):  # node_initializers.cpp, sinusoidalPositionEmbeddings
-        d = self.c["d_model"]
-        half = d / 2
-        inc = math.log(10000.0) / (half - 1)
-        v = np.arange(n)[:, None] * np.exp(-np.arange(int(half)) * inc)[None, :]
-        return np.concatenate([np.sin(v), np.cos(v)], axis=1)
-
-    def multi_head(self, p, q, kv, mask=None):
-        w, h = self.w, self.c["heads"]
-        Q, K, V = (x @ w[p + "_W" + s] + w[p + "_b" + s] for x, s in ((q, "q"), (kv, "k"), (kv, "v")))
-        dh = Q.shape[1] // h
-        out = []
-        for i in range(h):
-            z = Q[:, i * dh:(i + 1) * dh] @ K[:, i * dh:(i + 1) * dh].T / math.sqrt(dh)
-            if mask is not None:
-                z = z + mask
-            z = np.exp(z - z.max(-1, keepdims=True))
-            out.append(z / z.sum(-1, keepdims=True) @ V[:, i * dh:(i + 1) * dh])
-        return np.concatenate(out, 1) @ w[p + "_Wo"] + w[p + "_bo"]
-
-    def ffn(self, p, x):
-        w = self.w
-        return np.maximum(x @ w[p + "_W1"] + w[p + "_b1"], 0) @ w[p + "_W2"] + w[p + "_b2"]
-
-    def greedy(self, src, max_len):
-        c, E = self.c, self.w["Wemb"]
-        x = math.sqrt(c["d_model"]) * E[src] + self.positions(len(src))
-        for i in range(1, c["encoder_layers"] + 1):
-            p = "encoder_l%d" % i
-            x = self.ln(x + self.multi_head(p + "_self", x, x), p + "_self_Wo")
-            x = self.ln(x + self.ffn(p + "_ffn", x), p + "_ffn_ffn")
-        out, probs = [], []
-        while len(out) < max_len:
-            y = np.zeros((len(out) + 1, c["d_model"]))  # decoder.h: the first input is zeros
-            if out:
-                y[1:] = math.sqrt(c["d_model"]) * E[out]
-            y = y + self.positions(len(out) + 1)
-            causal = np.triu(np.full((len(y), len(y)), -1e9), 1)
-            for i in range(1, c["decoder_layers"] + 1):
-                p = "decoder_l%d" % i
-                y = self.ln(y + self.multi_head(p + "_self", y, y, causal), p + "_self_Wo")
-                y = self.ln(y + self.multi_head(p + "_context", y, x), p + "_context_Wo")
-                y = self.ln(y + self.ffn(p + "_ffn", y), p + "_ffn_ffn")
-            logits = y[-1] @ E.T + self.w["decoder_ff_logit_out_b"][0]
-            out.append(int(np.argmax(logits)))
-            probs.append(1.0 / np.exp(logits - logits[out[-1]]).sum())
-            if out[-1] == c["eos_id"]:
-                break
-        return out, probs
 
 
 class MarianExport(unittest.TestCase):

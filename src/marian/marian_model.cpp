@@ -162,19 +162,33 @@ class Parameters {
         return *item;
     }
     bool has(const std::string& name) const { return a_.find(name) != nullptr; }
+    /// The untied output matrix [Vt, D]: `decoder_ff_logit_out_Wt` [Vt, D], or the older
+    /// `decoder_ff_logit_out_W` [D, Vt] when the file has that one.
+    void output(ModelFileWriter& out, std::size_t Vt, std::size_t D) {
+        if (has("decoder_ff_logit_out_W"))
+            matrix(out, "lm_head.weight", "decoder_ff_logit_out_W", Vt, D, true);
+        else
+            matrix(out, "lm_head.weight", "decoder_ff_logit_out_Wt", Vt, D, false);
+    }
     std::vector<float> f32(const std::string& name, const Shape& shape) {
         return a_.read_f32(get(name, shape));
     }
 
-    /// A [rows, cols] Heed matrix from Marian's `name`. `stored_as_heed`: the layout an
-    /// IntGemm8 item must have for its values to be Heed's rows already (`transposed` for a
-    /// linear layer's W [in, out], untransposed for an embedding table [V, D]).
+    /// A [rows, cols] Heed matrix from Marian's `name`, whose logical shape is [cols, rows]
+    /// when `linear` (an affine's W [in, out]) and [rows, cols] otherwise (an embedding table
+    /// or an output matrix Wt [V, D]). An IntGemm8 item stays int8, with its one scale on
+    /// every row: its stored values are Heed's rows already or their exact transpose.
     void matrix(ModelFileWriter& out, const std::string& heed, const std::string& name,
                 std::size_t rows, std::size_t cols, bool linear) {
         const MarianItem& item = get(name, linear ? Shape{cols, rows} : Shape{rows, cols});
-        if (item.type == MarianType::IntGemm8 && item.transposed == linear) {
+        if (item.type == MarianType::IntGemm8) {
             std::vector<std::int8_t> q(rows * cols);
-            std::memcpy(q.data(), item.data, q.size());
+            const auto* stored = reinterpret_cast<const std::int8_t*>(item.data);
+            if (item.transposed == linear)  // stored [rows, cols] row-major
+                std::memcpy(q.data(), stored, q.size());
+            else  // stored [cols, rows] row-major
+                for (std::size_t c = 0; c < cols; ++c)
+                    for (std::size_t r = 0; r < rows; ++r) q[r * cols + c] = stored[c * rows + r];
             out.i8(heed, rows, cols, std::move(q),
                    std::vector<float>(rows, 1.0f / item.quant_mult));
             return;
@@ -248,12 +262,12 @@ void write_parameters(const Architecture& arch, Parameters& p, ModelFileWriter& 
             break;
         case EmbeddingTies::SourceTarget:
             p.matrix(out, "embed.weight", src, V, D, false);
-            p.matrix(out, "lm_head.weight", "decoder_ff_logit_out_W", Vt, D, true);
+            p.output(out, Vt, D);
             break;
         case EmbeddingTies::None:
             p.matrix(out, "src_embed.weight", src, V, D, false);
             p.matrix(out, "tgt_embed.weight", tgt, Vt, D, false);
-            p.matrix(out, "lm_head.weight", "decoder_ff_logit_out_W", Vt, D, true);
+            p.output(out, Vt, D);
             break;
     }
     if (c.final_logits_bias) out.f32("logits.bias", {Vt}, p.f32("decoder_ff_logit_out_b", {1, Vt}));
@@ -288,26 +302,33 @@ void write_parameters(const Architecture& arch, Parameters& p, ModelFileWriter& 
 }
 
 /// Marian's shortlist as Heed's for the target language: the first_num most frequent target
-/// ids, then each source id's list.
-void write_shortlist(const std::string& bytes, const ModelConfig& c, const std::string& lang,
-                     ModelFileWriter& out) {
+/// ids, then each source id's list — with the source id itself when the vocabulary is shared,
+/// as Marian's selection adds a sentence's own ids then.
+void write_shortlist(const std::string& bytes, const ModelConfig& c, bool shared,
+                     const std::string& lang, ModelFileWriter& out) {
     const LexicalShortlist s =
         read_lexical_shortlist(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(),
                                c.vocab_size, c.target_vocab());
     const std::size_t first = std::min<std::uint64_t>(s.first_num, c.target_vocab());
-    std::vector<std::int32_t> frequent(first), offsets(s.offsets.size()), targets(s.targets.size());
+    std::vector<std::int32_t> frequent(first), offsets = {0}, targets;
     for (std::size_t i = 0; i < first; ++i) frequent[i] = std::int32_t(i);
-    for (std::size_t i = 0; i < s.offsets.size(); ++i) offsets[i] = std::int32_t(s.offsets[i]);
-    for (std::size_t i = 0; i < s.targets.size(); ++i) targets[i] = std::int32_t(s.targets[i]);
+    if (std::uint64_t(s.targets.size()) + (shared ? s.offsets.size() : 0) > 0x7fffffffu)
+        throw refuse("the shortlist lists more ids than Heed's shortlist holds");
+    for (std::size_t w = 0; w + 1 < s.offsets.size(); ++w) {
+        for (std::uint64_t i = s.offsets[w]; i < s.offsets[w + 1]; ++i)
+            targets.push_back(std::int32_t(s.targets[i]));
+        if (shared) targets.push_back(std::int32_t(w));
+        offsets.push_back(std::int32_t(targets.size()));
+    }
     out.i32("shortlist." + lang + ".frequent", frequent);
     out.i32("shortlist." + lang + ".offsets", offsets);
     out.i32("shortlist." + lang + ".targets", targets);
 }
 
+/// A language code as translate()'s `to` takes it: 1 to 8 letters a-z ("und" when unknown).
 bool valid_tag(const std::string& tag) {
-    return !tag.empty() && tag.size() <= 35 && std::all_of(tag.begin(), tag.end(), [](char ch) {
-        return std::isalnum((unsigned char)ch) || ch == '-';
-    });
+    return !tag.empty() && tag.size() <= 8 &&
+           std::all_of(tag.begin(), tag.end(), [](char ch) { return ch >= 'a' && ch <= 'z'; });
 }
 
 }  // namespace
@@ -323,7 +344,7 @@ std::vector<std::uint8_t> heed_file_from_marian(const MarianBundle& bundle,
                                                 MarianSummary* summary) {
     for (const std::string* tag : {&bundle.source_language, &bundle.target_language})
         if (!valid_tag(*tag))
-            throw refuse("language '" + *tag + "' is not a language tag (letters, digits, '-')");
+            throw refuse("language '" + *tag + "' is not a language code (1 to 8 letters a-z)");
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(bundle.model.data());
     const MarianArchive archive = MarianArchive::read(bytes, bundle.model.size());
     const Architecture arch = read_architecture(parse_flat_yaml(archive.config_yaml()));
@@ -338,7 +359,8 @@ std::vector<std::uint8_t> heed_file_from_marian(const MarianBundle& bundle,
     Parameters parameters(archive);
     write_parameters(arch, parameters, out);
     if (!bundle.shortlist.empty())
-        write_shortlist(bundle.shortlist, config, bundle.target_language, out);
+        write_shortlist(bundle.shortlist, config, vocabs.target.empty(), bundle.target_language,
+                        out);
 
     MarianSummary s;
     s.decoder = config.ssru_decoder() ? "ssru" : "self-attention";
