@@ -1,6 +1,6 @@
 """Heed's Python side, one package: the model file, the training pipeline, the corpus and the
 test goldens. The shipped artefacts (*.heed, models.json, cards/, checkpoints/, tiny/) sit beside
-it; README.md is the model file's specification.
+it; FORMAT.md is the model file's specification, README.md the npm package's (package.json).
 
 - heed_file: the one reader and writer of the .heed format (numpy, no PyTorch);
 - pipeline/: the PyTorch model, training, export, evaluation, shortlists, model cards;

@@ -1,4 +1,4 @@
-"""The one reader and the one writer of the Heed model file (models/README.md, sections 1-3) in
+"""The one reader and the one writer of the Heed model file (models/FORMAT.md, sections 1-3) in
 Python: header, metadata and tensors as numpy arrays, no PyTorch.
 
 What it is: bytes <-> (metadata, named tensors), with the layout rule of section 3 when writing.

@@ -1,5 +1,5 @@
 // Directions: a model with several targets starts the decoder with the token of the target
-// asked for (models/README.md, "Directions"), exactly as PyTorch's greedy decoder does with the
+// asked for (models/FORMAT.md, "Directions"), exactly as PyTorch's greedy decoder does with the
 // same weights (tests/data/multi_goldens.json from models/goldens/make_multi_fixture.py), and
 // refuses a target or a heed.languages entry it cannot honour with a message naming it.
 #include "translator/directions.h"

@@ -1,4 +1,4 @@
-"""Exports a training checkpoint to a Heed model file (models/README.md).
+"""Exports a training checkpoint to a Heed model file (models/FORMAT.md).
 
 What it is: checkpoint.pt + spm.model -> MODEL.heed (I8 by default: per-row int8 weights, so a
 6 M-parameter model ships in ~7 MB), with languages and training facts in the metadata.

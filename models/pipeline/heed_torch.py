@@ -116,7 +116,7 @@ def greedy(model, sources, caps, start_ids=None):
     return outs, margins
 
 
-# ---- export to the Heed model file (see models/README.md) ----
+# ---- export to the Heed model file (see models/FORMAT.md) ----
 
 def heed_tensors(model):
     """Maps the PyTorch state to Heed's tensor names (q/k/v split out of in_proj)."""

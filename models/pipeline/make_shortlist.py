@@ -1,5 +1,5 @@
 """Builds a model's output-vocabulary shortlist from its training corpus and stores it inside the
-model file (models/README.md, "Output shortlist").
+model file (models/FORMAT.md, "Output shortlist").
 
 What it is: the lexical-shortlist idea of Marian/Bergamot, from counts. Both sides of every
 training pair are tokenised with the model's own SentencePiece; for each source piece s the

@@ -29,7 +29,7 @@ struct MarianSummary {
     bool shortlist = false;
 };
 
-/// The bundle as a Heed model file (models/README.md), ready for load_model. Throws
+/// The bundle as a Heed model file (models/FORMAT.md), ready for load_model. Throws
 /// heed::Error naming what is wrong or not supported ("Marian model: 'factors' are not
 /// supported", a missing or mis-shaped parameter by its Marian name, ...).
 std::vector<std::uint8_t> heed_file_from_marian(const MarianBundle& bundle,

@@ -1,4 +1,4 @@
-// The Heed model file (safetensors layout, see models/README.md): parses and verifies the
+// The Heed model file (safetensors layout, see models/FORMAT.md): parses and verifies the
 // header over caller-owned bytes, and reads named tensors as f32 or raw bytes on request.
 // Not the loader: which tensors a model needs and what they mean lives in weights.cpp.
 #pragma once

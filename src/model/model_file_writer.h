@@ -1,4 +1,4 @@
-// Writes the Heed model file (models/README.md): the length-prefixed JSON header, then the
+// Writes the Heed model file (models/FORMAT.md): the length-prefixed JSON header, then the
 // tensors packed back to back, wider elements first and byte tensors last, each aligned to its
 // element size. Not the reader (model_file.h), which checks everything this writes.
 #pragma once

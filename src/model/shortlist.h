@@ -1,6 +1,6 @@
 // The output-vocabulary shortlist (Marian/Bergamot's lexical shortlist idea): per target
 // language, the target pieces a sentence may produce given its source pieces, read from the
-// model file's optional `shortlist.<lang>.*` tensors (models/README.md, "Output shortlist").
+// model file's optional `shortlist.<lang>.*` tensors (models/FORMAT.md, "Output shortlist").
 // Not the restricted output layer itself (Model::output_layer) nor the search (decoding/).
 #pragma once
 

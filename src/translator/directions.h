@@ -10,7 +10,7 @@ namespace heed {
 
 class Tokenizer;
 
-/// Directions and target-language start tokens (models/README.md, "Directions").
+/// Directions and target-language start tokens (models/FORMAT.md, "Directions").
 class Directions {
   public:
     /// Reads `languages_json` (the metadata string; empty = none). A single-direction entry

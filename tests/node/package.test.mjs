@@ -1,11 +1,13 @@
-// The npm package as a user gets it: `npm pack`, install the tarball into an empty project and
-// import it from Node; the exports map; nothing runs at import; NO_SIMD on engines without SIMD.
+// The npm packages as a user gets them: `npm pack` of the engine and of the models, both
+// installed into an empty project and imported from Node; a model named by its package; the
+// exports map; nothing runs at import; NO_SIMD on engines without SIMD.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 
 import { loadTranslator } from 'heed';
 import { ROOT, TINY } from './helpers.mjs';
@@ -72,11 +74,81 @@ test('internal files are not importable through the exports map', () => {
   );
 });
 
+const SHIPPED_TEXT = 'It is a simple text editor for the terminal.';
 const work = mkdtempSync(path.join(tmpdir(), 'heed-pack-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-test('npm pack, install the tarball in an empty project, import it as a user would', async () => {
-  const { app, files } = installPackedTarball(work);
+test("a model named by its package's file is read from the installed package", () => {
+  // a project with a model package (no `heed` in it: the engine is the repository's, so the
+  // package is found from the working directory, not beside heed), and a folder of files
+  const project = path.join(work, 'project');
+  mkdirSync(path.join(project, 'node_modules', 'tiny-models'), { recursive: true });
+  writeFileSync(
+    path.join(project, 'node_modules', 'tiny-models', 'package.json'),
+    JSON.stringify({ name: 'tiny-models', exports: { './*.heed': './*.heed' } }),
+  );
+  copyFileSync(TINY, path.join(project, 'node_modules', 'tiny-models', 'tiny.heed'));
+  mkdirSync(path.join(project, 'local'));
+  copyFileSync(TINY, path.join(project, 'local', 'tiny.heed'));
+  const heed = pathToFileURL(path.join(ROOT, 'web/lib/heed.js')).href;
+  const worker = pathToFileURL(path.join(ROOT, 'web/lib/heed-worker.js')).href;
+  // why: a file, not runModule's --input-type, which the worker threads would inherit
+  writeFileSync(
+    path.join(project, 'check.mjs'),
+    `
+    const { loadTranslator } = await import(${JSON.stringify(heed)});
+    const { spawnTranslator } = await import(${JSON.stringify(worker)});
+    const out = {};
+    for (const [name, load] of [['main', loadTranslator], ['worker', spawnTranslator]])
+      for (const model of ['tiny-models/tiny.heed', 'local/tiny.heed', 'tiny-models/none.heed',
+                           'no-such-models/tiny.heed', '@acme/no-models/tiny.heed'])
+        out[name + ' ' + model] = await load({ model }).then(
+          async (t) => { const r = await t.translate('A simple text editor'); t.dispose();
+                         return r.targetIds; },
+          (e) => [e.code, e.message]);
+    console.log(JSON.stringify(out));`,
+  );
+  const got = JSON.parse(
+    execFileSync(process.execPath, ['check.mjs'], { cwd: project, encoding: 'utf8' }),
+  );
+  for (const where of ['main', 'worker']) {
+    const ids = got[`${where} tiny-models/tiny.heed`];
+    assert.ok(Array.isArray(ids) && ids.length > 0, `${where}: ${JSON.stringify(ids)}`);
+    assert.deepEqual(got[`${where} local/tiny.heed`], ids, `${where}: a path in the project`);
+    const [code, message] = got[`${where} tiny-models/none.heed`];
+    assert.equal(code, 'LOAD_FAILED');
+    assert.match(message, /the installed package 'tiny-models' has no such file/);
+    for (const [model, name] of [
+      ['no-such-models/tiny.heed', 'no-such-models'],
+      ['@acme/no-models/tiny.heed', '@acme/no-models'],
+    ]) {
+      const [missing, says] = got[`${where} ${model}`];
+      assert.equal(missing, 'LOAD_FAILED');
+      assert.ok(
+        says.includes(`the package '${name}' is not installed: npm install ${name}`),
+        `${where}: ${says}`,
+      );
+    }
+  }
+});
+
+test('npm pack of both packages, installed side by side in an empty project, used as a user would', async () => {
+  const { app, engine, models } = installPackedTarball(work);
+  const files = engine.files;
+  assert.ok(engine.size <= 2 * 1024 * 1024, `the engine tarball is ${engine.size} bytes (> 2 MB)`);
+  assert.ok(!files.some((f) => f.endsWith('.heed')), 'the engine tarball holds a model');
+  assert.deepEqual(models.files, [
+    'README.md',
+    'cards/en-de.md',
+    'cards/en-fr.md',
+    'cards/licences.txt',
+    'cards/multi.md',
+    'en-de.heed',
+    'en-fr.heed',
+    'models.json',
+    'multi.heed',
+    'package.json',
+  ]);
   for (const needed of [
     'package.json',
     'web/lib/heed.js',
@@ -96,13 +168,13 @@ test('npm pack, install the tarball in an empty project, import it as a user wou
     'web/lib/mt/heed-mt.wasm',
     'web/lib/mt/heed-mt.worker.js',
     'web/lib/mt/package.json',
+    'LICENSE',
+    'NOTICE',
   ])
     assert.ok(files.includes(needed), `${needed} missing from the tarball`);
   for (const f of files)
     assert.ok(
-      /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|web\/lib\/(mt\/)?[^/]+|models\/[^/]+\.heed)$/.test(
-        f,
-      ),
+      /^(package\.json|README\.md|LICENSE|NOTICE|CHANGELOG\.md|web\/lib\/(mt\/)?[^/]+)$/.test(f),
       `unexpected file in the tarball: ${f}`,
     );
 
@@ -142,4 +214,38 @@ test('npm pack, install the tarball in an empty project, import it as a user wou
   assert.equal(out.weights.length, 2);
   assert.equal(out.error, 'BAD_MODEL');
   assert.match(out.resolved, /node_modules\/heed\/web\/lib\/heed\.js$/);
+
+  // a shipped model by its package name, run from outside the project: found beside heed
+  writeFileSync(
+    path.join(app, 'models.mjs'),
+    `
+    import { readFileSync } from 'node:fs';
+    import { createRequire } from 'node:module';
+    import { loadTranslator } from 'heed';
+    import { spawnTranslator } from 'heed/worker';
+    const model = 'heed-models/en-fr.heed';
+    const t = await loadTranslator({ model });
+    const r = await t.translate(${JSON.stringify(SHIPPED_TEXT)});
+    t.dispose();
+    const w = await spawnTranslator({ model });
+    const rw = await w.translate(${JSON.stringify(SHIPPED_TEXT)});
+    w.dispose();
+    const require = createRequire(import.meta.url);
+    const missing = await loadTranslator({ model: 'heed-models/none.heed' }).catch((e) => e.code);
+    console.log(JSON.stringify({ ids: r.targetIds, workerIds: rw.targetIds, missing,
+      resolved: import.meta.resolve(model), required: require.resolve(model),
+      directions: JSON.parse(readFileSync(require.resolve('heed-models/models.json'))).length }));`,
+  );
+  const shipped = JSON.parse(
+    execFileSync(process.execPath, [path.join(app, 'models.mjs')], { cwd: work, encoding: 'utf8' }),
+  );
+  const repoModel = await loadTranslator({ model: path.join(ROOT, 'models', 'en-fr.heed') });
+  const wantShipped = await repoModel.translate(SHIPPED_TEXT);
+  repoModel.dispose();
+  assert.deepEqual(shipped.ids, wantShipped.targetIds);
+  assert.deepEqual(shipped.workerIds, wantShipped.targetIds);
+  assert.equal(shipped.missing, 'LOAD_FAILED');
+  assert.match(shipped.resolved, /^file:.*\/app\/node_modules\/heed-models\/en-fr\.heed$/);
+  assert.equal(shipped.required, path.join(app, 'node_modules', 'heed-models', 'en-fr.heed'));
+  assert.equal(shipped.directions, 6);
 });

@@ -14,6 +14,31 @@ export function hasScheme(where) {
   return /^[a-z][a-z0-9+.-]*:/i.test(where) && !/^[a-z]:[\\/]/i.test(where);
 }
 
+/** Whether `where` reads as a file of an npm package: `name/file` or `@scope/name/file`. */
+export function isPackageFile(where) {
+  return (
+    typeof where === 'string' &&
+    !hasScheme(where) &&
+    /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*\/[^\\]+$/i.test(where)
+  );
+}
+
+/**
+ * A model read that failed in a browser (readBytes' 'cannot read the model'), told when the
+ * string read as a package's file that only Node resolves package names; others as they are.
+ */
+export function browserPackageHint(error, model) {
+  if (IS_NODE || !isPackageFile(model) || error?.code !== 'LOAD_FAILED') return error;
+  if (!error.message.startsWith('cannot read the model ')) return error;
+  return new HeedError(
+    'LOAD_FAILED',
+    `${error.message} (if '${model}' names a file of an npm package: browsers cannot resolve ` +
+      "package names, so pass the file's URL, e.g. the one a bundler's asset import gives, " +
+      'or the path your server serves it at)',
+    { cause: error },
+  );
+}
+
 const CODES = new Set([
   'BAD_MODEL',
   'BAD_INPUT',
@@ -81,12 +106,9 @@ function checkMarian(m) {
         `then target), got ${describe(m.vocabs)}`,
     );
   for (const key of ['source', 'target'])
-    if (
-      m[key] !== undefined &&
-      (typeof m[key] !== 'string' || !/^[A-Za-z0-9-]{1,35}$/.test(m[key]))
-    )
+    if (m[key] !== undefined && (typeof m[key] !== 'string' || !/^[a-z]{1,8}$/.test(m[key])))
       throw badInput(
-        `options.marian.${key} must be a language tag such as 'en', got ${describe(m[key])}`,
+        `options.marian.${key} must be a language code such as 'en' (1 to 8 letters a-z), got ${describe(m[key])}`,
       );
 }
 /**

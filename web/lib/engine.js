@@ -3,22 +3,34 @@
 // pthreads, with its pool of workers) and a model's bytes. Internal; nothing runs at import.
 // Not the typed API (heed.js) nor its option checks (options.js).
 
-import { HeedError, IS_NODE, badInput, describe, hasScheme, readBody } from './common.js';
+import {
+  HeedError,
+  IS_NODE,
+  badInput,
+  browserPackageHint,
+  describe,
+  hasScheme,
+  isPackageFile,
+  readBody,
+} from './common.js';
 
 // ---- environment -----------------------------------------------------------------------
 
 let nodeApi = null;
-/** fs/url/path, imported only under Node (browsers never load them). */
+/** fs/url/path/module, imported only under Node (browsers never load them). */
 function node() {
   nodeApi ??= Promise.all([
     import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:fs/promises'),
     import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:url'),
     import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:path'),
-  ]).then(([fs, url, path]) => ({
+    import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:module'),
+  ]).then(([fs, url, path, module]) => ({
     readFile: fs.readFile,
+    stat: fs.stat,
     fileURLToPath: url.fileURLToPath,
     pathToFileURL: url.pathToFileURL,
     resolve: path.resolve,
+    createRequire: module.createRequire,
   }));
   return nodeApi;
 }
@@ -83,6 +95,53 @@ async function locate(where, what) {
   } catch (e) {
     throw badInput(`${what} is not a valid URL or path: ${where}`);
   }
+}
+
+/**
+ * A model's location: as locate(), except that under Node a string naming no existing file
+ * but reading as a package's file (`heed-models/multi.heed`, `@scope/name/file`) is that file
+ * of an installed package. Browsers cannot resolve package names (the string stays a URL).
+ */
+export async function locateModel(where, what) {
+  const url = await locate(where, what);
+  if (!IS_NODE || !isPackageFile(where)) return url;
+  const api = await node();
+  const exists = await api.stat(api.fileURLToPath(url)).then(
+    () => true,
+    () => false,
+  );
+  return exists ? url : api.pathToFileURL(packageFile(api, where));
+}
+
+/**
+ * The path of `spec` (`name/file`) found as `import` finds it: from heed's own folder (a
+ * package installed beside heed), then from the working directory's project (linked or
+ * nested installs). LOAD_FAILED saying what to install when no package holds it.
+ */
+function packageFile(api, spec) {
+  const name = spec.split('/', spec.startsWith('@') ? 2 : 1).join('/');
+  let installed = false;
+  for (const base of [import.meta.url, api.pathToFileURL(api.resolve('package.json')).href]) {
+    const require = api.createRequire(base);
+    try {
+      return require.resolve(spec);
+    } catch (e) {
+      installed ||= e.code === 'ERR_PACKAGE_PATH_NOT_EXPORTED';
+    }
+    try {
+      require.resolve(`${name}/package.json`);
+      installed = true;
+    } catch (e) {
+      installed ||= e.code === 'ERR_PACKAGE_PATH_NOT_EXPORTED';
+    }
+  }
+  throw new HeedError(
+    'LOAD_FAILED',
+    installed
+      ? `the model '${spec}' is not a file, and the installed package '${name}' has no such file`
+      : `the model '${spec}' is not a file, and the package '${name}' is not installed: ` +
+          `npm install ${name}`,
+  );
 }
 
 const USER_ERROR = Symbol('user callback error');
@@ -286,7 +345,10 @@ export async function marianBytes(m, onProgress) {
   return { model, vocabs, shortlist, source: m.source ?? 'und', target: m.target ?? 'und' };
 }
 
-/** options.model's bytes: a buffer as it is (not copied), a URL or file path read. */
+/**
+ * options.model's bytes: a buffer as it is (not copied), a URL, a file path or (Node) an
+ * installed package's file read.
+ */
 export async function modelBytes(model, onProgress) {
   // why: a model still on its way (a promise) lets the engine be instantiated meanwhile
   if (typeof model?.then === 'function') model = await model;
@@ -295,7 +357,11 @@ export async function modelBytes(model, onProgress) {
   if (ArrayBuffer.isView(model))
     return new Uint8Array(model.buffer, model.byteOffset, model.byteLength);
   if (typeof model === 'string' || model instanceof URL)
-    return readBytes(await locate(model, 'options.model'), 'the model', onProgress);
+    return readBytes(await locateModel(model, 'options.model'), 'the model', onProgress).catch(
+      (e) => {
+        throw browserPackageHint(e, model);
+      },
+    );
   throw badInput(
     'options.model must be a URL, a string, an ArrayBuffer or a Uint8Array' +
       `${IS_NODE ? ' (or a file path)' : ''}, got ${describe(model)}`,

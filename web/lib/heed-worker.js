@@ -18,9 +18,12 @@ import {
   disposedError,
   // values crossing the boundary
   IS_NODE,
+  browserPackageHint,
   describe,
   hasScheme,
+  isPackageFile,
 } from './common.js';
+import { locateModel } from './engine.js';
 import { checkExplainRange, checkTextInput } from './validate.js';
 
 export { HeedError };
@@ -178,25 +181,27 @@ class Client {
 
 // ---- values that cross the boundary ----------------------------------------------------
 
-/** A model option the worker can use: bytes, or an absolute URL/path string. */
-async function portableModel(model) {
-  if (model instanceof URL) return model.href;
-  if (typeof model === 'string') {
-    if (IS_NODE) {
-      if (hasScheme(model)) return model;
-      const { resolve } = await import(/* webpackIgnore: true */ 'node:path');
-      return resolve(model);
-    }
-    // why: the worker resolves relative URLs against its own script, not the page
-    return new URL(model, globalThis.location?.href).href;
+/** A URL option the worker can use: an absolute URL or (Node) path string; others as they are. */
+async function portableUrl(url) {
+  if (url instanceof URL) return url.href;
+  if (typeof url !== 'string') return url;
+  if (IS_NODE) {
+    if (hasScheme(url)) return url;
+    const { resolve } = await import(/* webpackIgnore: true */ 'node:path');
+    return resolve(url);
   }
-  return model; // bytes are copied by structured clone; heed.js checks every other type
+  // why: the worker resolves relative URLs against its own script, not the page
+  return new URL(url, globalThis.location?.href).href;
 }
 
-async function portableUrl(url) {
-  if (url === undefined || url instanceof URL) return url?.href;
-  if (typeof url !== 'string') return url;
-  return portableModel(url);
+/**
+ * A model option the worker can use: bytes (copied by structured clone), or an absolute URL or
+ * path; under Node an installed package's file (`heed-models/multi.heed`) resolved here, as
+ * loadTranslator resolves it. heed.js checks every other type.
+ */
+async function portableModel(model) {
+  if (IS_NODE && isPackageFile(model)) return (await locateModel(model, 'options.model')).href;
+  return portableUrl(model);
 }
 
 /** An Int32Array on shared memory for a mid-translation cancel, where the page allows it. */
@@ -288,9 +293,9 @@ export async function spawnTranslator(options) {
   // why: awaited below, once the worker runs; a failed download must not go unhandled before
   if (typeof options.model?.then === 'function') Promise.resolve(options.model).catch(() => {});
   const client = await Client.start(options.workerUrl);
+  let model = options.model;
   try {
     const wasmUrl = await portableUrl(options.wasmUrl);
-    let model = options.model;
     if (typeof model?.then === 'function') {
       // why: the model is still on its way; the worker instantiates the engine meanwhile
       client.post({ type: 'warm', wasmUrl, threads: options.threads });
@@ -320,6 +325,6 @@ export async function spawnTranslator(options) {
     return new WorkerTranslator(client, await promise);
   } catch (e) {
     client.terminate(e);
-    throw e;
+    throw browserPackageHint(e, model);
   }
 }

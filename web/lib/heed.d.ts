@@ -314,6 +314,12 @@ export interface HeadExplanation {
   keyTokens: string[];
 }
 
+/** A model file: a URL (string or URL), its bytes, or under Node a file path or the name of an
+ *  installed package's file, e.g. 'heed-models/multi.heed' (`npm install heed-models`; a string
+ *  that names no existing file and reads as `name/file` or `@scope/name/file` is resolved as
+ *  `import` would, beside heed, then from the working directory's project; 'LOAD_FAILED' says
+ *  what to install when the package is missing). Browsers cannot resolve package names: pass
+ *  the URL the file is served at (e.g. from a bundler's asset import). */
 export type ModelSource = string | URL | ArrayBuffer | Uint8Array;
 
 /** A Marian model bundle as Firefox Translations and OPUS-MT publish them; every file a
@@ -326,14 +332,15 @@ export interface MarianBundle {
   /** Marian's binary lexical shortlist (`lex.*.s2t.bin`), used when translate() asks for
    *  `shortlist: true` */
   shortlist?: ModelSource | Promise<ModelSource> | null;
-  /** language tags the model translates from and into (default 'und'); `target` is the
+  /** language codes (1 to 8 letters a-z) the model translates from and into (default 'und'); `target` is the
    *  model's one direction's target (translate()'s `to`) */
   source?: string;
   target?: string;
 }
 
 export interface LoadOptions {
-  /** URL (string or URL), bytes, or (Node only) a file path; or a promise of one, so the
+  /** URL (string or URL), bytes, or (Node only) a file path or a package's file such as
+   *  'heed-models/multi.heed' (see ModelSource); or a promise of one, so the
    *  engine is instantiated while the model is still downloading. Give this or `marian`. */
   model?: ModelSource | Promise<ModelSource>;
   /** a Marian bundle instead of a Heed model file; BAD_MODEL names what the engine cannot
