@@ -50,13 +50,14 @@ export async function firstVisitChecks({
         await shot(p, '20-cold-first-visit');
         const at = (re) => log.find((e) => re.test(e.url)) ?? { start: NaN, end: NaN };
         const model = at(/\.heed$/);
-        const wasm = at(/\/lib\/heed\.wasm$/);
+        // why: a cross-origin isolated page (serve.mjs) loads the pthreads build
+        const wasm = at(/\/lib\/(heed|mt\/heed-mt)\.wasm$/);
         const worker = at(/\/lib\/worker\.js$/);
         if (process.env.HEED_REQUESTS)
           for (const e of log) console.log(`       ${e.start}–${e.end} ${e.url}`);
         console.log(
           `     cold first translation (${got.model}): ${ms} ms from navigation (the page's own count: ${got.first} ms); ` +
-            `model ${model.start}–${model.end} ms, worker.js from ${worker.start} ms, heed.wasm ${wasm.start}–${wasm.end} ms`,
+            `model ${model.start}–${model.end} ms, worker.js from ${worker.start} ms, ${wasm.url?.split('/lib/')[1]} ${wasm.start}–${wasm.end} ms`,
         );
         assert(got.state === 'translated' && got.text, `state ${got.state}`);
         // why: an order, not a duration: the engine must not wait for the model's last byte

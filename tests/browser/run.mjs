@@ -13,7 +13,9 @@
 //                                       cold start, a slow download, input limits, the header),
 //                                       model (real-model.mjs: the beam tree, Stop, byte pieces,
 //                                       examples on models/multi.heed), phone (phone.mjs),
-//                                       open (open-model.mjs: a Marian bundle from files)
+//                                       open (open-model.mjs: a Marian bundle from files),
+//                                       site (site.mjs: npm run build:site's folder on a plain
+//                                       static server, threads off and on)
 //
 // Test fixtures: the page is given the tiny random model (models/tiny/tiny.heed) through the
 // model list, plus a "test-broken" entry whose bytes are garbage and two directions of the tiny
@@ -38,9 +40,10 @@ import { firstVisitChecks } from './first-visit.mjs';
 import { realModelChecks } from './real-model.mjs';
 import { phoneChecks } from './phone.mjs';
 import { openModelChecks } from './open-model.mjs';
+import { siteChecks } from './site.mjs';
 
 const GROUPS = new Set(
-  (process.env.HEED_BROWSER_GROUPS ?? 'page,surgery,visit,model,phone,open')
+  (process.env.HEED_BROWSER_GROUPS ?? 'page,surgery,visit,model,phone,open,site')
     .split(',')
     .map((g) => g.trim()),
 );
@@ -1214,6 +1217,7 @@ export async function run({
     if (GROUPS.has('model')) await realModelChecks({ ...fixtures, check: checkAny });
     if (GROUPS.has('phone')) await phoneChecks({ ...fixtures, check: checkAny });
     if (GROUPS.has('open')) await openModelChecks({ ...fixtures, check: checkAny });
+    if (GROUPS.has('site')) await siteChecks({ ...fixtures, check: checkAny });
 
     await surgeryChecks({
       check: GROUPS.has('surgery') ? checkAny : skip,

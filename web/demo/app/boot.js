@@ -34,8 +34,13 @@ function start() {
     () => null,
   );
   // the worker's scripts and the engine, into the HTTP cache while the model downloads (the
-  // worker started later revalidates them, 304, instead of downloading them after the model)
-  for (const file of ['heed-worker.js', 'worker.js', 'heed.js', 'heed-core.mjs', 'heed.wasm'])
+  // worker started later revalidates them, 304, instead of downloading them after the model);
+  // the pthreads build where the page is cross-origin isolated (models.js's pageThreads())
+  const engine =
+    self.crossOriginIsolated && navigator.hardwareConcurrency > 1
+      ? ['mt/heed-mt.mjs', 'mt/heed-mt.wasm', 'mt/heed-mt.worker.js']
+      : ['heed-core.mjs', 'heed.wasm'];
+  for (const file of ['heed-worker.js', 'worker.js', 'heed.js', ...engine])
     fetch(new URL(`../../lib/${file}`, import.meta.url))
       .then((r) => r.arrayBuffer())
       .catch(() => {}); // a real failure is reported by the worker when it loads

@@ -47,8 +47,31 @@ function loadedText(entry, translator, size, source, ms) {
     `${entry.name ?? entry.id}: ${sizeText(size)}` +
     `${params ? `, ${(params / 1e6).toFixed(1)} M parameters` : ''}` +
     `${cfg.encoder_layers ? `, ${cfg.encoder_layers}+${cfg.decoder_layers} layers × ${cfg.heads} heads` : ''}` +
-    ` — ${from} in ${(ms / 1000).toFixed(2)} s`
+    ` — ${from} in ${(ms / 1000).toFixed(2)} s${threadsText(translator.info)}`
   );
+}
+
+/**
+ * Threads for the page's translators: with cross-origin isolation (SharedArrayBuffer) the
+ * pthreads build on up to 4 of the device's cores, else 1 (the single-thread build).
+ */
+export function pageThreads() {
+  if (globalThis.crossOriginIsolated !== true) return 1;
+  return Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1));
+}
+
+/** The status line's word on threads (`info`: a translator's): how many, or why they are off. */
+export function threadsText(info) {
+  if (globalThis.crossOriginIsolated !== true) return ' · threads off (not cross-origin isolated)';
+  const n = info?.threads ?? 1;
+  return n > 1 ? ` · ${n} threads` : ' · one thread';
+}
+
+/** The engine's files for pageThreads(): the pthreads build's or the single-thread one's. */
+function engineFiles() {
+  return pageThreads() > 1
+    ? ['mt/heed-mt.mjs', 'mt/heed-mt.wasm', 'mt/heed-mt.worker.js']
+    : ['heed-core.mjs', 'heed.wasm'];
 }
 
 let lastLoad = null; // how the loaded file came: its size, from where, in how long
@@ -85,7 +108,7 @@ let warming = null;
 function warmEngine() {
   warming ??= (() => {
     if (!window.heedEarly)
-      for (const file of ['worker.js', 'heed.js', 'heed-core.mjs', 'heed.wasm'])
+      for (const file of ['worker.js', 'heed.js', ...engineFiles()])
         fetch(new URL(`../../lib/${file}`, import.meta.url))
           .then((r) => r.arrayBuffer())
           .catch(() => {}); // a real failure is reported by the worker when it loads
@@ -131,7 +154,7 @@ export async function openModel(entry) {
     bytes.catch(() => {}); // why: awaited by spawnTranslator; reported below when it fails
     const { spawnTranslator } = await engine;
     // why: the worker starts and compiles the engine while the model is still downloading
-    const translator = await spawnTranslator({ model: bytes });
+    const translator = await spawnTranslator({ model: bytes, threads: pageThreads() });
     const { source } = await fetched;
     lastLoad = { size, source, ms: performance.now() - t0 };
     showStatus(loadedText(entry, translator, size, source, lastLoad.ms));

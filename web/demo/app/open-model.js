@@ -7,7 +7,7 @@
 import { el } from '../widgets/ui.js';
 import { page } from './page.js';
 import { progress, showMessage, showStatus } from './status.js';
-import { showAbout } from './models.js';
+import { pageThreads, showAbout, threadsText } from './models.js';
 import { sortModelFiles, isGzip } from '../data/model-files.js';
 
 /** A file's bytes, gunzipped when its name ends in .gz. */
@@ -20,14 +20,18 @@ async function bytesOf(file) {
 /** A worker translator on a plan's files, its vocabularies in the order `vocabs`. */
 async function spawn(plan, vocabs) {
   const { spawnTranslator } = await import('../../lib/heed-worker.js');
-  if (plan.kind === 'heed') return spawnTranslator({ model: await bytesOf(plan.model) });
+  const threads = pageThreads();
+  if (plan.kind === 'heed') return spawnTranslator({ model: await bytesOf(plan.model), threads });
   const [model, vocabBytes, shortlist] = await Promise.all([
     bytesOf(plan.model),
     Promise.all(vocabs.map(bytesOf)),
     plan.shortlist ? bytesOf(plan.shortlist) : null,
   ]);
   const { source, target } = plan;
-  return spawnTranslator({ marian: { model, vocabs: vocabBytes, shortlist, source, target } });
+  return spawnTranslator({
+    marian: { model, vocabs: vocabBytes, shortlist, source, target },
+    threads,
+  });
 }
 
 /**
@@ -68,7 +72,8 @@ function describe(name, info, ms) {
     dirs.length && dirs.map((d) => d.replace('-', ' → ')).join(', '),
     info?.shortlists?.length && 'with a shortlist',
   ].filter(Boolean);
-  return `Opened ${name}: ${parts.join(', ')} — from this device in ${(ms / 1000).toFixed(2)} s`;
+  const took = `from this device in ${(ms / 1000).toFixed(2)} s${threadsText(info)}`;
+  return `Opened ${name}: ${parts.join(', ')} — ${took}`;
 }
 
 /** The line under the source text for a local model: its files, and which vocabulary is which. */
