@@ -50,7 +50,11 @@ std::vector<AttentionCost> attention_costs(const ModelConfig& c, const Intervent
     const double self = double(T) * (T + 1) / 2;  // causal: step t sees t + 1 keys
     const double cross = lin.enabled() || T == 0 ? 0 : visible_pairs(iv, T, S, true);
     for (int l = 0; l < c.decoder_layers; ++l) {
-        out.push_back(cost(AttentionBlock::DecoderSelf, l, T, T, self));
+        // why: an SSRU decoder (Kim et al. 2019) has no self-attention: nothing to count there
+        if (c.ssru_decoder())
+            out.push_back(AttentionCost{AttentionBlock::DecoderSelf, l, 0, 0});
+        else
+            out.push_back(cost(AttentionBlock::DecoderSelf, l, T, T, self));
         out.push_back(cost(AttentionBlock::Cross, l, T, S, cross));
     }
     return out;

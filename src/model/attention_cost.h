@@ -14,7 +14,7 @@ namespace heed {
 ///
 /// Softmax variants (full, window, sparse), with P = the number of visible (query, key) pairs
 /// (full encoder: S²; window w: Σ_i |{j : |i − j| <= w}|; sparse: the zeros of key_mask();
-/// decoder self: T(T+1)/2; cross: T·S or its window/sparse count):
+/// decoder self: T(T+1)/2, none for an SSRU decoder; cross: T·S or its window/sparse count):
 ///   macs  = H · P · (Dh + Dv)       (scores q·k, then weights·V)
 ///   state = 4 · H · P bytes         (the attention weights)
 /// Linear variants with r features (FAVOR+: r = features; elu + 1: r = Dh), Lq queries over
