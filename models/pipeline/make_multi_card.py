@@ -29,6 +29,15 @@ SOURCES = {
     "wesnoth": "the Battle for Wesnoth (campaigns, units, help)",
     "freedict_examples": "FreeDict: example sentences",
     "freedict_words": "FreeDict: headwords (one in four)",
+    "freedict_nouns": "FreeDict: nouns in short template sentences",
+    "ding_examples": "Ding (trans-de-en): example phrases",
+    "ding_nouns": "Ding: gendered nouns in short template sentences",
+    "cldr": "Unicode CLDR: names of everyday things (emoji annotations, units, places)",
+    "games": "game dialogue and help (0 A.D., Widelands, Warzone 2100, Hedgewars, SuperTuxKart, "
+             "GCompris, Freeciv)",
+    "libreoffice_ui": "LibreOffice's own interface",
+    "mozilla": "Firefox and Thunderbird language packs",
+    "manpages": "translated manual pages",
     "everyday": "everyday check: Wesnoth's Heir to the Throne dialogue, never trained on",
 }
 HELD_OUT = {"everyday"}  # test pairs only: not training data, so not in the licences section
@@ -41,6 +50,31 @@ def dev_curves(log_path):
                                             open(log_path).read()):
         curves.setdefault(direction, []).append((int(step), float(chrf)))
     return curves
+
+
+def source_curves(log_path):
+    """{direction: {step: {source: chrF}}} from the log's per-source dev evaluations."""
+    curves = {}
+    for step, direction, rest in re.findall(r"eval step (\d+) (\S+) per source chrF: (.*)",
+                                            open(log_path).read()):
+        scores = dict((s, float(v)) for s, v in re.findall(r"(\w+) ([\d.]+)", rest))
+        curves.setdefault(direction, {})[int(step)] = scores
+    return curves
+
+
+def source_tables(log_path):
+    """Markdown: per direction, dev chrF of every source at every logged step."""
+    out = []
+    for direction, by_step in sorted(source_curves(log_path).items()):
+        steps = sorted(by_step)
+        sources = sorted({s for scores in by_step.values() for s in scores})
+        out += ["", "Dev chrF per source, %s (greedy):\n" % direction,
+                "| source | %s |" % " | ".join(format(s, ",") for s in steps),
+                "|---|%s" % ("---|" * len(steps))]
+        for src in sources:
+            out.append("| %s | %s |" % (src, " | ".join(
+                "%.1f" % by_step[s][src] if src in by_step[s] else "–" for s in steps)))
+    return out
 
 
 # What a new user types (the sentences the models failed on before, and characters the old
@@ -118,8 +152,9 @@ def main():
             "(log: `models/cards/%s.train.log`)." % (train.get("steps", 0), train.get("stages", 0),
                                                      train.get("hours", 0), args.name)]
     for direction, points in sorted(dev_curves(log).items()):
-        out.append("- Dev chrF, %s (greedy, 20 dev pairs per source): %s." % (
+        out.append("- Dev chrF, %s (greedy, up to 20 dev pairs per source; 10 from step 14,000): %s." % (
             direction, ", ".join("step %d: %.1f" % p for p in points)))
+    out += source_tables(log)
     out += ["", "## Evaluation (C++ engine, `python3 -m models.pipeline.evaluate --matrix`)\n",
             "chrF / BLEU per direction and source; the copy-the-source baseline beside them.\n",
             "| direction | source | pairs | greedy | beam 4 | copy source (chrF) |",
