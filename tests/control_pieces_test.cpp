@@ -10,6 +10,7 @@
 #include "decoding/search.h"
 #include "test_util.h"
 #include "tokenizer/tokenizer.h"
+#include "tokenizer/vocabulary.h"
 #include "translator/loaded_model.h"
 #include "translator/translator.h"
 
@@ -28,7 +29,7 @@ std::vector<std::string> typed_in(const std::string& control) {
 }
 
 /// The ids of the control strings' pieces (the model's own: never text, never output but </s>).
-std::vector<int> owned_ids(const Tokenizer& t) {
+std::vector<int> owned_ids(const Vocabulary& t) {
     std::vector<int> ids;
     for (const std::string& c : kControlStrings) ids.push_back(t.piece_to_id(c));
     std::sort(ids.begin(), ids.end());

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "test_util.h"
 #include "tokenizer/tokenizer.h"
+#include "tokenizer/vocabulary.h"
 #include "translator/translator.h"
 
 namespace {
@@ -91,8 +92,8 @@ TEST(Directions, UnknownTargetIsRefusedNamingTheDirections) {
 }
 
 TEST(Directions, MalformedLanguagesAreRefusedNamingTheField) {
-    const heed::Tokenizer tok =
-        heed::Tokenizer::from_bytes(heed::test::read_text(HEED_TEST_DATA "/spm_multi.model"));
+    const heed::Vocabulary tok(
+        heed::Tokenizer::from_bytes(heed::test::read_text(HEED_TEST_DATA "/spm_multi.model")));
     auto error = [&](const std::string& j) {
         return heed::test::error_of([&] { heed::Directions::parse(j, tok, 2); });
     };

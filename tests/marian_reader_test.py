@@ -2,11 +2,15 @@
 format (bench/bergamot/export_marian.py, whose files Bergamot itself runs) translates through
 `heed translate --marian` exactly as the Heed file it came from, in float32 and from intgemm8
 weights; `heed convert` writes a Heed file that does the same; every broken or unsupported
-bundle is refused with a message naming what is wrong, and nothing is written.
+bundle is refused with a message naming what is wrong, and nothing is written. OPUS-MT's bundle
+(tests/data/marian/opus/: vocab.yml with source.spm and target.spm) gives the reference's ids and
+text (tests/data/marian/expected.json).
 
 Run from the repository root: /usr/bin/python3 -m tests.marian_reader_test (numpy; HEED_CLI =
 the native CLI, default build/heed).
 """
+import json
+import math
 import os
 import struct
 import subprocess
@@ -147,6 +151,105 @@ class MarianReader(unittest.TestCase):
             head = f.read(8)
         self.assertNotEqual(struct.unpack("<Q", head)[0], 1)
         self.refused(["--marian", MODEL, "--vocab", self.vocab], "Marian model")
+
+
+OPUS = os.path.join(ROOT, "tests", "data", "marian", "opus")
+EXPECTED = os.path.join(ROOT, "tests", "data", "marian", "expected.json")
+
+
+class MarianOpus(unittest.TestCase):
+    """OPUS-MT's bundle (tests/data/marian/opus/): vocab.yml numbers the pieces, source.spm and
+    target.spm segment and spell the text; the CLI reproduces expected.json's reference."""
+
+    @classmethod
+    def setUpClass(cls):
+        with open(EXPECTED, encoding="utf-8") as f:
+            cls.fx = json.load(f)["fixtures"]["opus"]
+        cls.tmp = tempfile.TemporaryDirectory()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def bundle(self, vocab_yml=None):
+        yml = os.path.join(OPUS, "vocab.yml")
+        if vocab_yml is not None:
+            yml = os.path.join(self.tmp.name, "vocab-%d.yml" % len(os.listdir(self.tmp.name)))
+            with open(yml, "w", encoding="utf-8") as f:
+                f.write(vocab_yml)
+        return ["--marian", os.path.join(OPUS, "model.npz"), "--vocab", yml,
+                "--vocab", os.path.join(OPUS, "source.spm"),
+                "--vocab", os.path.join(OPUS, "target.spm")]
+
+    def ids_and_text(self, *args):
+        r = heed("translate", *args, "--ids", "--no-split", *[c["text"] for c in self.fx["cases"]])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.split("\n")[:-1]
+        self.assertEqual(len(lines), len(self.fx["cases"]), r.stdout)
+        out = []
+        for line in lines:
+            text, ids = line.split("\t")
+            out.append(([int(i) for i in ids.split()], text))
+        return out
+
+    def test_greedy_ids_and_text_equal_the_reference(self):
+        # the reference stops at ceil(2 x source ids) tokens, Heed at 2 x source + 10: with that
+        # cap Heed's ids and text are the reference's exactly
+        for case in self.fx["cases"]:
+            cap = math.ceil(2 * len(case["source_ids"]))
+            r = heed("translate", *self.bundle(), "--ids", "--no-split", "--max-length", str(cap),
+                     case["text"])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            text, ids = r.stdout.rstrip("\n").split("\t")
+            self.assertEqual([int(i) for i in ids.split()], case["ids"], case["text"])
+            self.assertEqual(text, case["output"], case["text"])
+
+    def test_without_a_cap_the_reference_is_a_prefix(self):
+        for case, (ids, _) in zip(self.fx["cases"], self.ids_and_text(*self.bundle())):
+            self.assertEqual(ids[:len(case["ids"])], case["ids"], case["text"])
+            if case["ids"][-1] == self.fx["eos_id"]:
+                self.assertEqual(ids, case["ids"], case["text"])
+
+    def test_the_source_ids_are_vocab_yml_ids(self):
+        # source.spm's pieces, each looked up in vocab.yml (an unknown one is <unk>), then </s>
+        out = os.path.join(self.tmp.name, "attention.json")
+        r = heed("translate", *self.bundle(), "--no-split", "--attention", out,
+                 *[c["text"] for c in self.fx["cases"]])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out, encoding="utf-8") as f:
+            written = json.load(f)
+        self.assertEqual([s["sourceIds"] for s in written],
+                         [c["source_ids"] for c in self.fx["cases"]])
+
+    def test_convert_keeps_the_id_map(self):
+        out = os.path.join(self.tmp.name, "opus.heed")
+        r = heed("convert", *self.bundle(), "--from", "en", "--to", "de", "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.ids_and_text("-m", out), self.ids_and_text(*self.bundle()))
+        with open(out, "rb") as f:
+            head = f.read(8 + struct.unpack("<Q", f.read(8))[0])
+        self.assertIn(b'"tokenizer.vocabulary"', head)
+
+    def refused(self, vocab_yml, reason):
+        out = os.path.join(self.tmp.name, "refused.heed")
+        r = heed("convert", *self.bundle(vocab_yml), "-o", out)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn(reason, r.stderr)
+        self.assertFalse(os.path.exists(out))
+
+    def test_a_malformed_vocab_yml_is_refused_by_name(self):
+        with open(os.path.join(OPUS, "vocab.yml"), encoding="utf-8") as f:
+            good = f.read()
+        self.refused(good.replace("<unk>: 1\n", "<unk>: 0\n"), "the id 0 is already given")
+        self.refused(good.replace("<unk>: 1\n", "<unk>: 999\n"), "dense id maps only")
+        self.refused(good.replace("</s>: 0\n", '"<eos>": 0\n'), "no '</s>' entry")
+        self.refused(good + "extra: 513\n", "has 514 pieces but the model's dim-vocabs says 513")
+
+    def test_a_vocab_yml_alone_is_refused(self):
+        r = heed("convert", "--marian", os.path.join(OPUS, "model.npz"), "--vocab",
+                 os.path.join(OPUS, "vocab.yml"), "-o", os.path.join(self.tmp.name, "x.heed"))
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("does not segment the text", r.stderr)
 
 
 if __name__ == "__main__":

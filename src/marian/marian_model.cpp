@@ -355,12 +355,14 @@ std::vector<std::uint8_t> heed_file_from_marian(const MarianBundle& bundle,
     apply_vocabularies(vocabs, config);  // sizes checked against dim-vocabs, special ids
     out.bytes("tokenizer.model", vocabs.source);
     if (!vocabs.target.empty()) out.bytes("tokenizer.target.model", vocabs.target);
+    if (vocabs.mapped()) out.bytes("tokenizer.vocabulary", id_map_bytes(vocabs.source_map));
+    if (!vocabs.target_map.empty())
+        out.bytes("tokenizer.target.vocabulary", id_map_bytes(vocabs.target_map));
 
     Parameters parameters(archive);
     write_parameters(arch, parameters, out);
     if (!bundle.shortlist.empty())
-        write_shortlist(bundle.shortlist, config, vocabs.target.empty(), bundle.target_language,
-                        out);
+        write_shortlist(bundle.shortlist, config, vocabs.shared_ids(), bundle.target_language, out);
 
     MarianSummary s;
     s.decoder = config.ssru_decoder() ? "ssru" : "self-attention";

@@ -54,6 +54,8 @@ class Reader {
         // why: read by the translator, part of the format
         used_.insert("tokenizer.model");
         used_.insert("tokenizer.target.model");
+        used_.insert("tokenizer.vocabulary");
+        used_.insert("tokenizer.target.vocabulary");
         file_.check_all_used(used_);
     }
 

@@ -445,7 +445,8 @@ std::vector<std::string> Tokenizer::encode_pieces(std::string_view text) const {
 // ---------------------------------------------------------------------------------------------
 // Decoding
 
-std::string Tokenizer::decode(const std::vector<int>& ids) const {
+template <class PieceAt>
+std::string Tokenizer::decode_with(std::size_t count, PieceAt&& piece_at) const {
     std::string text;
     std::string pending_bytes;  // consecutive <0xXX> pieces, decoded together as UTF-8
     auto flush_bytes = [&] {
@@ -460,12 +461,8 @@ std::string Tokenizer::decode(const std::vector<int>& ids) const {
 
     bool expect_leading_space = true;  // sentencepiece's is_bos_ws
     bool leading_space_seen = false;   // sentencepiece's bos_ws_seen
-    for (const int raw_id : ids) {
-        if (raw_id < 0 || raw_id >= vocab_size())
-            throw Error("Cannot decode id " + std::to_string(raw_id) +
-                        ": it is outside the vocabulary [0, " + std::to_string(vocab_size()) +
-                        ").");
-        const std::string& p = pieces_[std::size_t(raw_id)];
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::string& p = piece_at(i);
         // why: sentencepiece decodes ids through their piece strings and looks each up again
         const int id = piece_to_id(p);
         const PieceType type = types_[std::size_t(id)];
@@ -499,6 +496,22 @@ std::string Tokenizer::decode(const std::vector<int>& ids) const {
     flush_bytes();
     if (has_denormalizer_) text = denormalizer_.normalize(text);
     return text;
+}
+
+std::string Tokenizer::decode(const std::vector<int>& ids) const {
+    for (const int id : ids)
+        if (id < 0 || id >= vocab_size())
+            throw Error("Cannot decode id " + std::to_string(id) +
+                        ": it is outside the vocabulary [0, " + std::to_string(vocab_size()) +
+                        ").");
+    return decode_with(ids.size(), [&](std::size_t i) -> const std::string& {
+        return pieces_[std::size_t(ids[i])];
+    });
+}
+
+std::string Tokenizer::decode_pieces(const std::vector<std::string>& pieces) const {
+    return decode_with(pieces.size(),
+                       [&](std::size_t i) -> const std::string& { return pieces[i]; });
 }
 
 }  // namespace heed

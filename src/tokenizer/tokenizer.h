@@ -30,6 +30,9 @@ class Tokenizer {
     /// reassembled as UTF-8, "▁" becomes a space and the leading dummy space is dropped.
     /// Throws heed::Error for an id outside [0, vocab_size).
     std::string decode(const std::vector<int>& ids) const;
+    /// Text for piece strings, as sentencepiece's DecodePieces: each piece is looked up, so a
+    /// piece of this vocabulary decodes as its id does, and one it lacks is written as it is.
+    std::string decode_pieces(const std::vector<std::string>& pieces) const;
 
     /// The piece string of `id`; throws heed::Error if out of range.
     const std::string& piece(int id) const;
@@ -103,6 +106,9 @@ class Tokenizer {
     void build_matcher();
     /// Viterbi over the normalized text's lattice, then unk runs merged as sentencepiece.
     std::vector<Span> segment(const std::string& normalized) const;
+    /// decode() and decode_pieces(): the text of the `count` pieces piece_at(0..count-1).
+    template <class PieceAt>
+    std::string decode_with(std::size_t count, PieceAt&& piece_at) const;
     template <class Emit>
     void for_each_output(const std::string& normalized, const std::vector<Span>& spans,
                          Emit&& emit) const;

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "tokenizer/tokenizer.h"
+#include "tokenizer/vocabulary.h"
 
 namespace heed {
 namespace {
@@ -35,7 +35,7 @@ std::string string_field(const nlohmann::json& j, const char* key) {
 
 }  // namespace
 
-Directions Directions::parse(const std::string& languages_json, const Tokenizer& tokenizer,
+Directions Directions::parse(const std::string& languages_json, const Vocabulary& tokenizer,
                              int default_start) {
     Directions d;
     d.default_start_ = default_start;

@@ -8,7 +8,7 @@
 
 namespace heed {
 
-class Tokenizer;
+class Vocabulary;
 
 /// Directions and target-language start tokens (models/FORMAT.md, "Directions").
 class Directions {
@@ -17,7 +17,7 @@ class Directions {
     /// {"source", "target"} gives one direction started by `default_start`; a multilingual one
     /// {"directions", "target_tokens"} gives each target the id of its token. Throws heed::Error
     /// naming the field when a direction or token is malformed or not in the tokenizer.
-    static Directions parse(const std::string& languages_json, const Tokenizer& tokenizer,
+    static Directions parse(const std::string& languages_json, const Vocabulary& tokenizer,
                             int default_start);
 
     /// "source-target" pairs, the default first; empty when the file names no languages.

@@ -1,6 +1,7 @@
-// load_model(): a model file's parts (config, tokenizer, weights, directions) parsed and
-// checked against each other, and what the searches need from the tokenizer (control pieces
-// never emitted, the byte-fallback pieces).
+// load_model(): a model file's parts (config, tokenizers and their id maps, weights,
+// directions) parsed and checked against each other, and what the searches need from the
+// tokenizer (control pieces never emitted, the byte-fallback pieces).
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "model/config.h"
 #include "model/model_file.h"
 #include "translator/loaded_model.h"
 #include "translator/translator.h"
@@ -15,16 +17,63 @@
 namespace heed {
 namespace {
 
-/// The tokenizer in tensor `name`, checked against the model: `pieces` ids, the same EOS.
-Tokenizer read_tokenizer(const ModelFile& file, const std::string& name, int pieces,
-                         const ModelConfig& config) {
-    Tokenizer t = Tokenizer::from_bytes(file.read_bytes(name));
-    if (t.vocab_size() != pieces)
-        throw Error("tokenizer '" + name + "' has " + std::to_string(t.vocab_size()) +
-                    " pieces but the model's vocabulary has " + std::to_string(pieces));
-    if (t.eos_id() != config.eos_id)
-        throw Error("tokenizer '" + name + "' and the model disagree on the end-of-sentence id");
-    return t;
+/// An id map's tensor at most this big (a U8 tensor: 64 bytes for each of the most ids a model
+/// may have); checked before its pieces are copied.
+constexpr std::size_t kMaxIdMapBytes = std::size_t(64) * ModelLimits::vocab_size;
+
+/// The pieces of id map `name` (models/FORMAT.md: each piece followed by a NUL byte), `count`
+/// of them.
+std::vector<std::string> read_id_map(const ModelFile& file, const std::string& name, int count) {
+    const TensorInfo& t = file.info(name);
+    const std::size_t size = t.end - t.begin;
+    if (size > kMaxIdMapBytes)
+        throw Error("id map '" + name + "' is " + std::to_string(size) +
+                    " bytes, over the limit of " + std::to_string(kMaxIdMapBytes));
+    const std::string bytes = file.read_bytes(name);
+    if (!bytes.empty() && bytes.back() != '\0')
+        throw Error("id map '" + name + "' does not end with a NUL byte (one follows each piece)");
+    const std::size_t nuls = std::size_t(std::count(bytes.begin(), bytes.end(), '\0'));
+    if (nuls != std::size_t(count))
+        throw Error("id map '" + name + "' lists " + std::to_string(nuls) +
+                    " pieces but the model's vocabulary has " + std::to_string(count));
+    std::vector<std::string> pieces;
+    pieces.reserve(nuls);
+    for (std::size_t begin = 0; begin < bytes.size();) {
+        const std::size_t end = bytes.find('\0', begin);
+        pieces.push_back(bytes.substr(begin, end - begin));
+        begin = end + 1;
+    }
+    return pieces;
+}
+
+/// One side's ids, checked against the model: the SentencePiece model in tensor `model` and,
+/// when `map` names a tensor, the id map over it; `pieces` ids, the same </s> (and <unk>).
+Vocabulary read_vocabulary(const ModelFile& file, const std::string& model, const std::string& map,
+                           int pieces, const ModelConfig& config) {
+    Tokenizer t = Tokenizer::from_bytes(file.read_bytes(model));
+    if (map.empty()) {
+        if (t.vocab_size() != pieces)
+            throw Error("tokenizer '" + model + "' has " + std::to_string(t.vocab_size()) +
+                        " pieces but the model's vocabulary has " + std::to_string(pieces));
+        if (t.eos_id() != config.eos_id)
+            throw Error("tokenizer '" + model +
+                        "' and the model disagree on the end-of-sentence id");
+        return Vocabulary(std::move(t));
+    }
+    std::vector<std::string> list = read_id_map(file, map, pieces);
+    Vocabulary v = [&] {
+        try {
+            return Vocabulary(std::move(t), std::move(list));
+        } catch (const Error& e) {
+            throw Error("id map '" + map + "': " + e.what());
+        }
+    }();
+    if (v.eos_id() != config.eos_id || v.unk_id() != config.unk_id)
+        throw Error("id map '" + map + "' puts </s> at " + std::to_string(v.eos_id()) +
+                    " and <unk> at " + std::to_string(v.unk_id()) + ", but the model's eos_id is " +
+                    std::to_string(config.eos_id) + " and its unk_id " +
+                    std::to_string(config.unk_id));
+    return v;
 }
 
 }  // namespace
@@ -38,16 +87,28 @@ std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t s
     ModelConfig config = ModelConfig::from_json(file.metadata("heed.config"));
     if (!file.has("tokenizer.model"))
         throw Error("model file has no tokenizer (tensor 'tokenizer.model' is missing)");
-    Tokenizer tokenizer = read_tokenizer(file, "tokenizer.model", config.vocab_size, config);
-    std::unique_ptr<Tokenizer> separate;
-    if (file.has("tokenizer.target.model"))
-        separate = std::make_unique<Tokenizer>(
-            read_tokenizer(file, "tokenizer.target.model", config.target_vocab(), config));
+    const bool mapped = file.has("tokenizer.vocabulary");
+    const bool own_model = file.has("tokenizer.target.model");
+    const bool own_map = file.has("tokenizer.target.vocabulary");
+    if (own_map && !mapped)
+        throw Error(
+            "model file has a target id map (tensor 'tokenizer.target.vocabulary') but no "
+            "source one (tensor 'tokenizer.vocabulary' is missing)");
+    Vocabulary tokenizer = read_vocabulary(
+        file, "tokenizer.model", mapped ? "tokenizer.vocabulary" : "", config.vocab_size, config);
+    std::unique_ptr<Vocabulary> separate;
+    if (own_model || own_map)
+        separate = std::make_unique<Vocabulary>(
+            read_vocabulary(file, own_model ? "tokenizer.target.model" : "tokenizer.model",
+                            !mapped   ? ""
+                            : own_map ? "tokenizer.target.vocabulary"
+                                      : "tokenizer.vocabulary",
+                            config.target_vocab(), config));
     else if (config.target_vocab() != config.vocab_size)
         throw Error("model has a target vocabulary of its own (target_vocab_size " +
                     std::to_string(config.target_vocab()) +
                     ") but no tokenizer for it (tensor 'tokenizer.target.model' is missing)");
-    Tokenizer& target = separate ? *separate : tokenizer;
+    Vocabulary& target = separate ? *separate : tokenizer;
     ModelWeights weights = load_weights(file, config, options);
     Directions directions = Directions::parse(
         file.has_metadata("heed.languages") ? file.metadata("heed.languages") : std::string(),

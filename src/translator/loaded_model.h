@@ -10,14 +10,16 @@
 
 #include "decoding/utf8_guard.h"
 #include "model/model.h"
-#include "tokenizer/tokenizer.h"
+#include "tokenizer/vocabulary.h"
 #include "translator/directions.h"
 
 namespace heed {
 
 struct LoadedModel {
     Model model;
-    Tokenizer tokenizer;        ///< the source's, and the target's unless `separate_target`
+    /// The source's ids and text, and the target's unless `separate_target`: the SentencePiece
+    /// model's own ids, or an id map's ("tokenizer.vocabulary") over it.
+    Vocabulary tokenizer;
     std::string metadata_json;  ///< the file's "__metadata__" as a JSON object text
     Directions directions;      ///< from "heed.languages": the directions and their start ids
     /// Target ids the decoder may never choose: every control piece but </s> (<s>, <pad>, the
@@ -26,10 +28,11 @@ struct LoadedModel {
     /// The tokenizer's byte-fallback pieces (none without byte fallback), so output stays
     /// valid UTF-8.
     BytePieces bytes;
-    /// The target vocabulary's tokenizer when the model has its own ("tokenizer.target.model").
-    std::unique_ptr<Tokenizer> separate_target;
+    /// The target's when it has a SentencePiece model or an id map of its own
+    /// ("tokenizer.target.model", "tokenizer.target.vocabulary"), or one of each.
+    std::unique_ptr<Vocabulary> separate_target;
 
-    const Tokenizer& target_tokenizer() const {
+    const Vocabulary& target_tokenizer() const {
         return separate_target ? *separate_target : tokenizer;
     }
 };

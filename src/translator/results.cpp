@@ -18,7 +18,7 @@ Array make_array(std::vector<std::size_t> shape) {
 Translation to_translation(const LoadedModel& m, const Prepared& p, const Hypothesis& h,
                            bool with_attention) {
     const ModelConfig& c = m.model.config();
-    const Tokenizer& tok = m.target_tokenizer();
+    const Vocabulary& tok = m.target_tokenizer();
     Translation out;
     out.source_ids = p.ids;
     for (int id : p.ids) out.source_tokens.push_back(m.tokenizer.piece(id));
@@ -80,7 +80,8 @@ Translation finish(Translation t, const LoadedModel& m, const TranslateOptions& 
     return t;
 }
 
-StepEvent step_event(const Tokenizer& tok, const ModelConfig& c, const std::vector<int>& source_ids,
+StepEvent step_event(const Vocabulary& tok, const ModelConfig& c,
+                     const std::vector<int>& source_ids,
                      const std::vector<std::string>& source_tokens, const Array& encoder_self,
                      const SearchProgress& best) {
     StepEvent e;

@@ -7,7 +7,7 @@
 
 #include "decoding/search.h"
 #include "model/model.h"
-#include "tokenizer/tokenizer.h"
+#include "tokenizer/vocabulary.h"
 #include "translator/loaded_model.h"
 #include "translator/translator.h"
 
@@ -33,7 +33,8 @@ Translation finish(Translation t, const LoadedModel& m, const TranslateOptions& 
 
 /// translate_one's step event: the best hypothesis's tokens (pieces of the target tokenizer
 /// `tok`) and its newest rows only.
-StepEvent step_event(const Tokenizer& tok, const ModelConfig& c, const std::vector<int>& source_ids,
+StepEvent step_event(const Vocabulary& tok, const ModelConfig& c,
+                     const std::vector<int>& source_ids,
                      const std::vector<std::string>& source_tokens, const Array& encoder_self,
                      const SearchProgress& best);
 

@@ -12,7 +12,7 @@
 #include "decoding/search.h"
 #include "model/explain.h"
 #include "model/model.h"
-#include "tokenizer/tokenizer.h"
+#include "tokenizer/vocabulary.h"
 #include "translator/loaded_model.h"
 #include "translator/results.h"
 
@@ -133,7 +133,7 @@ void Translator::check_against_model(const TranslateOptions& options) const {
 
 namespace {
 
-std::vector<int> source_ids(const Tokenizer& tok, const ModelConfig& c, const std::string& text) {
+std::vector<int> source_ids(const Vocabulary& tok, const ModelConfig& c, const std::string& text) {
     if (text.empty() || is_blank(text)) throw Error("empty text: there is nothing to translate");
     if (text.size() > kMaxTextBytes)
         throw Error("text is too long (" + std::to_string(text.size()) + " bytes; at most " +

@@ -98,6 +98,29 @@ for (const b of BUNDLES) {
   });
 }
 
+test('OPUS-MT bundle (npz, vocab.yml with source.spm and target.spm): ids and text as the reference', async () => {
+  const o = (f) => file(`opus/${f}`);
+  const t = await loadTranslator({
+    marian: { model: o('model.npz'), vocabs: [o('vocab.yml'), o('source.spm'), o('target.spm')] },
+    compute: 'f32',
+  });
+  try {
+    assert.equal(t.info.config.decoder_self, 'attention');
+    const cases = EXPECTED.fixtures.opus.cases;
+    const got = await ids(t);
+    got.forEach((s, i) => {
+      assert.deepEqual(s.sourceIds, cases[i].source_ids, cases[i].text);
+      assert.ok(
+        sameIds(s.targetIds, cases[i].ids),
+        `${cases[i].text}: ${s.targetIds} vs ${cases[i].ids}`,
+      );
+      if (s.targetIds.join() === cases[i].ids.join()) assert.equal(s.text, cases[i].output);
+    });
+  } finally {
+    t.dispose();
+  }
+});
+
 test('the lexical shortlist selects as Marian: the same ids as the reference with it', async () => {
   const t = await loadTranslator({
     marian: {

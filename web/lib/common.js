@@ -100,10 +100,11 @@ function checkMarian(m) {
   for (const key of Object.keys(m))
     if (!MARIAN_KEYS.has(key)) throw badInput(`unknown option 'marian.${key}'`);
   if (m.model === undefined) throw badInput('options.marian.model is required');
-  if (!Array.isArray(m.vocabs) || m.vocabs.length < 1 || m.vocabs.length > 2)
+  if (!Array.isArray(m.vocabs) || m.vocabs.length < 1 || m.vocabs.length > 4)
     throw badInput(
-      'options.marian.vocabs must be an array of one vocabulary (shared) or two (source, ' +
-        `then target), got ${describe(m.vocabs)}`,
+      'options.marian.vocabs must be an array of one to four files: one SentencePiece ' +
+        "vocabulary (shared) or two (source, then target), or OPUS-MT's vocab.yml with " +
+        `source.spm and target.spm, got ${describe(m.vocabs)}`,
     );
   for (const key of ['source', 'target'])
     if (m[key] !== undefined && (typeof m[key] !== 'string' || !/^[a-z]{1,8}$/.test(m[key])))

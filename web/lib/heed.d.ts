@@ -327,7 +327,9 @@ export type ModelSource = string | URL | ArrayBuffer | Uint8Array;
 export interface MarianBundle {
   /** the model: Marian's binary `.bin` (float32, intgemm8, intgemm8 + alphas) or `.npz` */
   model: ModelSource | Promise<ModelSource>;
-  /** SentencePiece vocabularies (`.spm`): one shared, or the source's then the target's */
+  /** SentencePiece vocabularies (`.spm`): one shared, or the source's then the target's; or
+   *  OPUS-MT's `vocab.yml` id map with the `source.spm` and `target.spm` that segment the text
+   *  (each file is recognised by its content) */
   vocabs: (ModelSource | Promise<ModelSource>)[];
   /** Marian's binary lexical shortlist (`lex.*.s2t.bin`), used when translate() asks for
    *  `shortlist: true` */
