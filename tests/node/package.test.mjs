@@ -10,7 +10,7 @@ import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 import { loadTranslator } from 'heed';
-import { ROOT, TINY } from './helpers.mjs';
+import { ROOT, TINY, nativeCli } from './helpers.mjs';
 import { installPackedTarball } from '../packed.mjs';
 
 /** Runs an ES module snippet in a fresh Node process in `cwd`; returns its stdout. */
@@ -168,13 +168,20 @@ test('npm pack of both packages, installed side by side in an empty project, use
     'web/lib/mt/heed-mt.wasm',
     'web/lib/mt/heed-mt.worker.js',
     'web/lib/mt/package.json',
+    'web/cli/heed.mjs',
+    'web/cli/args.mjs',
+    'web/cli/io.mjs',
+    'web/cli/json.mjs',
+    'src/cli/cli.json',
     'LICENSE',
     'NOTICE',
   ])
     assert.ok(files.includes(needed), `${needed} missing from the tarball`);
   for (const f of files)
     assert.ok(
-      /^(package\.json|README\.md|LICENSE|NOTICE|CHANGELOG\.md|web\/lib\/(mt\/)?[^/]+)$/.test(f),
+      /^(package\.json|README\.md|LICENSE|NOTICE|CHANGELOG\.md|web\/lib\/(mt\/)?[^/]+|web\/cli\/[^/]+\.mjs|src\/cli\/cli\.json)$/.test(
+        f,
+      ),
       `unexpected file in the tarball: ${f}`,
     );
 
@@ -248,4 +255,22 @@ test('npm pack of both packages, installed side by side in an empty project, use
   assert.match(shipped.resolved, /^file:.*\/app\/node_modules\/heed-models\/en-fr\.heed$/);
   assert.equal(shipped.required, path.join(app, 'node_modules', 'heed-models', 'en-fr.heed'));
   assert.equal(shipped.directions, 6);
+
+  // the package's bin: npx heed in the project, a model by path or by its package's file
+  const npx = (...args) =>
+    execFileSync('npx', ['--no-install', 'heed', ...args], { cwd: app, encoding: 'utf8' });
+  assert.equal(
+    npx('translate', '-m', TINY, '--max-length', '20', 'A simple text editor'),
+    'Une égumentation de calisémentation de che\n',
+  );
+  const info = npx('info', '-m', 'heed-models/en-fr.heed');
+  assert.match(info, /^directions: en-fr\n\{\n {2}"compute": "int8",\n/);
+  const cli = nativeCli();
+  if (cli)
+    assert.equal(
+      info,
+      execFileSync(cli, ['info', '-m', path.join(ROOT, 'models', 'en-fr.heed')], {
+        encoding: 'utf8',
+      }),
+    );
 });
