@@ -372,7 +372,7 @@ TEST(MarianYaml, EachConstructOutsideTheSubsetIsRefusedNamingItsLine) {
         {"a:1\n", "line 1: expected 'key: value'"},
         {"a: 1\nb: \xff\n", "line 2: the text is not valid UTF-8"}};
     for (const auto& [text, expected] : cases) {
-        const std::string message = error_of([&] { parse_flat_yaml(text); });
+        const std::string message = error_of([&t = text] { parse_flat_yaml(t); });
         EXPECT_NE(message.find("model.yml " + expected), std::string::npos) << text << message;
     }
 }
@@ -416,7 +416,7 @@ TEST(MarianYaml, VocabYmlRefusesBadIdsAndRepeats) {
         {"a: 0\nb: 0\n", "vocab.yml line 2: the id 0 is already given on line 1"},
         {"a: 0\n\"a\": 1\n", "vocab.yml line 2: the key 'a' appears twice"}};
     for (const auto& [text, expected] : cases)
-        EXPECT_NE(error_of([&] { parse_vocab_yaml(text); }).find(expected), std::string::npos)
+        EXPECT_NE(error_of([&t = text] { parse_vocab_yaml(t); }).find(expected), std::string::npos)
             << text;
 }
 
@@ -461,8 +461,8 @@ TEST(LexicalShortlist, EachInconsistencyIsRefused) {
         {shortlist({0, 2, 2, 5}, {1, 4, 0, 7, 10}), "target #4 is id 10, outside"},
         {shortlist({0, 2, 2, 5}, {1, 4, 0, 7, 9}) + "xxxx", "do not fill the file's"}};
     for (const auto& [file, expected] : cases)
-        EXPECT_NE(error_of([&] {
-                      read_lexical_shortlist(bytes(file), file.size(), 3, 10);
+        EXPECT_NE(error_of([&f = file] {
+                      read_lexical_shortlist(bytes(f), f.size(), 3, 10);
                   }).find(expected),
                   std::string::npos)
             << expected;

@@ -270,7 +270,8 @@ export async function realModelChecks({ check, browser, route, server, shots, wa
     await check(
       'findings: untranslated words and invented runs, each linked to its steps',
       async () => {
-        await open('model=multi-en-de');
+        // why: a sentence the shipped model still gets partly wrong ("une cup de coffee")
+        await open('model=multi-en-fr');
         await translate('I would like a cup of coffee, please.');
         const got = await page.evaluate(() => ({
           items: [...document.querySelectorAll('#findings li')].map((li) => ({
