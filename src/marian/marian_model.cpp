@@ -333,13 +333,6 @@ bool valid_tag(const std::string& tag) {
 
 }  // namespace
 
-bool looks_like_marian_model(const std::uint8_t* b, std::size_t size) {
-    if (size >= 4 && b[0] == 'P' && b[1] == 'K') return true;  // a ZIP archive: .npz
-    // why: Marian's binary format starts with its version, a u64 1; a Heed file starts with the
-    // length of its JSON header, never 1
-    return size >= 8 && b[0] == 1 && std::all_of(b + 1, b + 8, [](std::uint8_t x) { return !x; });
-}
-
 std::vector<std::uint8_t> heed_file_from_marian(const MarianBundle& bundle,
                                                 MarianSummary* summary) {
     for (const std::string* tag : {&bundle.source_language, &bundle.target_language})

@@ -35,8 +35,4 @@ struct MarianSummary {
 std::vector<std::uint8_t> heed_file_from_marian(const MarianBundle& bundle,
                                                 MarianSummary* summary = nullptr);
 
-/// True when `bytes` look like a Marian model (the binary format's version word, or a ZIP
-/// archive) rather than a Heed file.
-bool looks_like_marian_model(const std::uint8_t* bytes, std::size_t size);
-
 }  // namespace heed
