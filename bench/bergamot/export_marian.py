@@ -182,26 +182,26 @@ def model_yml(cfg):
 def quantised(name, a):
     """Marian's int8 format for one matrix, as marian-conv --gemm-type intgemm8 writes it (marian-dev
     src/tensors/cpu/expression_graph_packable.h): one scale for the whole matrix, quantMult =
-    127 / max|W|, values rounded half to even (intgemm's PrepareA), the matrix transposed
-    (Wemb excepted) while the shape stays [rows, cols], then quantMult as a float32."""
+    127 / max|W|, values rounded half to even (intgemm's PrepareA), the matrix transposed unless
+    "Wemb" is in its name, while the shape stays [rows, cols], then quantMult as a float32."""
     qm = np.float32(127.0) / np.float32(np.abs(a).max())
-    q = np.clip(np.rint(a * qm), -127, 127).astype(np.int8)
-    return (q if name == "Wemb" else q.T.copy()).tobytes() + struct.pack("<f", qm)
+    q = np.clip(np.rint(a.astype(np.float32) * qm), -127, 127).astype(np.int8)
+    return (q if "Wemb" in name else q.T.copy()).tobytes() + struct.pack("<f", qm)
 
 
 def int8_eligible(name, a):
-    """The matrices marian-conv quantises: names ending in _W or _W<x>, and Wemb."""
-    return a.ndim == 2 and (name == "Wemb" or name.rfind("_W") in (len(name) - 2, len(name) - 3))
+    """The matrices marian-conv quantises: 2-D, the first "_W" at the name's end or one before
+    it, or "Wemb" anywhere in the name."""
+    k = name.find("_W")
+    return a.ndim == 2 and (k in (len(name) - 3, len(name) - 2) or "Wemb" in name)
 
 
-def write_marian_bin(path, items, yml, int8=False):
-    """Marian's binary format, version 1 (marian-dev src/common/binary.cpp, saveItems); with
-    int8, its intgemm8 matrices (Bergamot's own model files are such)."""
-    entries = [(name, TYPE_INTGEMM8, list(a.shape), quantised(name, a))
-               if int8 and int8_eligible(name, a) else
-               (name, TYPE_FLOAT32, list(a.shape), a.tobytes()) for name, a in items.items()]
+def marian_binary(entries, yml):
+    """Marian's binary format, version 1 (marian-dev src/common/binary.cpp, saveItems), as bytes:
+    `entries` (name, type, shape, data) then "special:model.yml" (int8, with its NUL); headers,
+    names, shapes, and every item's data 256-aligned."""
     text = yml.encode() + b"\0"
-    entries.append(("special:model.yml", TYPE_INT8, [len(text)], text))
+    entries = list(entries) + [("special:model.yml", TYPE_INT8, [len(text)], text)]
     padded = [b + b"\0" * (-len(b) % 256) for _, _, _, b in entries]  # why: keeps every item 256-aligned
     out = bytearray(struct.pack("<QQ", BINARY_FILE_VERSION, len(entries)))
     for (name, typ, shape, _), data in zip(entries, padded):
@@ -215,6 +215,16 @@ def write_marian_bin(path, items, yml, int8=False):
     out += struct.pack("<Q", offset) + b"\0" * offset
     for data in padded:
         out += data
+    return bytes(out)
+
+
+def write_marian_bin(path, items, yml, int8=False):
+    """Marian's binary format of `items`; with int8, its intgemm8 matrices (Bergamot's own model
+    files are such)."""
+    entries = [(name, TYPE_INTGEMM8, list(a.shape), quantised(name, a))
+               if int8 and int8_eligible(name, a) else
+               (name, TYPE_FLOAT32, list(a.shape), a.tobytes()) for name, a in items.items()]
+    out = marian_binary(entries, yml)
     with open(path, "wb") as f:
         f.write(out)
     return len(out)

@@ -53,6 +53,7 @@ import numpy as np
 import sentencepiece as spm
 
 from models import MODELS, ROOT
+from bench.bergamot.export_marian import int8_eligible, marian_binary, quantised
 from tests import marian_reference as ref
 
 OUT = os.path.join(ROOT, "tests", "data", "marian")
@@ -348,48 +349,14 @@ def trained(items, decoder, pairs, seed, name):
 
 # ---- containers ----
 
-def conv_eligible(name, a):
-    """The items marian-conv --gemm-type intgemm8 quantises (src/tensors/cpu/
-    expression_graph_packable.h): 2-D, the first "_W" at the name's end or one before it, or
-    "Wemb" anywhere in the name (compressWemb is on)."""
-    k = name.find("_W")
-    return a.ndim == 2 and (k in (len(name) - 3, len(name) - 2) or "Wemb" in name)
-
-
-def intgemm8_bytes(name, a):
-    """One scale for the whole matrix, quantMult = 127 / max|W|, rounded half to even and kept
-    within +-127 (intgemm's PrepareA), transposed unless "Wemb" is in the name (the shape stays
-    [rows, cols]), then quantMult as float32."""
-    qm = np.float32(127.0) / np.float32(np.abs(a).max())
-    q = np.clip(np.rint(a.astype(np.float32) * qm), -127, 127).astype(np.int8)
-    return (q if "Wemb" in name else q.T.copy()).tobytes() + struct.pack("<f", qm)
-
-
 def marian_bin(items, yml, int8=False):
-    """Marian's binary format, version 1: headers, names, shapes, 256-aligned data; float32, or
-    with int8 the intgemm8 items marian-conv writes; "special:model.yml" (int8, with its NUL)
-    last."""
-    entries = []
-    for name, a in items.items():
-        if int8 and conv_eligible(name, a):
-            entries.append((name, ref.TYPE_INTGEMM8, a.shape, intgemm8_bytes(name, a)))
-        else:
-            entries.append((name, ref.TYPE_FLOAT32, a.shape, a.astype("<f4").tobytes()))
-    text = yml.encode() + b"\0"
-    entries.append(("special:model.yml", ref.TYPE_INT8, (len(text),), text))
-    padded = [b + b"\0" * (-len(b) % 256) for _, _, _, b in entries]
-    out = bytearray(struct.pack("<QQ", 1, len(entries)))
-    for (name, typ, shape, _), data in zip(entries, padded):
-        out += struct.pack("<QQQQ", len(name) + 1, typ, len(shape), len(data))
-    for name, _, _, _ in entries:
-        out += name.encode() + b"\0"
-    for _, _, shape, _ in entries:
-        out += struct.pack("<%di" % len(shape), *shape)
-    offset = ((len(out) + 8) // 256 + 1) * 256 - len(out) - 8
-    out += struct.pack("<Q", offset) + b"\0" * offset
-    for data in padded:
-        out += data
-    return bytes(out)
+    """Marian's binary format: float32, or with int8 the intgemm8 items marian-conv writes
+    (bench/bergamot/export_marian.py writes both)."""
+    entries = [(name, ref.TYPE_INTGEMM8, a.shape, quantised(name, a))
+               if int8 and int8_eligible(name, a) else
+               (name, ref.TYPE_FLOAT32, a.shape, a.astype("<f4").tobytes())
+               for name, a in items.items()]
+    return marian_binary(entries, yml)
 
 
 def marian_npz(path, items, yml):
