@@ -369,6 +369,7 @@ class TranslatorHandle {
             r.set("output", tensor(e.output, true));
             r.set("concat", tensor(e.concat, true));
             r.set("projected", tensor(e.projected, true));
+            r.set("valueNorms", tensor(e.value_norms, true));
             return r;
         });
     }

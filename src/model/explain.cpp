@@ -72,6 +72,30 @@ BlockInputs block_inputs(const Model& model, const std::vector<int>& source,
     return b;
 }
 
+/// ‖f_h(x_j)‖ per key j (Kobayashi et al. 2020 §3): head h's value vector v_j carried through
+/// its slice of the output projection, f_h(x_j) = v_j·W_Oᵀ[h*Dh.., :]. The output bias is left
+/// out: it is added once after the heads' sum, not per key.
+Array value_norms(const PackedLinear& o, const Mat& v, int head) {
+    const std::size_t Lk = v.shape(0), Dh = v.shape(1), D = std::size_t(o.in_features());
+    // why: the model's own projection on a row holding only this head's slice; the extra zero
+    // row gives the bias to subtract (an int8 kernel rounds a zero row to exactly zero)
+    Mat padded = Mat::from_shape({Lk + 1, D});  // [Lk + 1, D]
+    padded.fill(0.0f);
+    for (std::size_t j = 0; j < Lk; ++j)
+        for (std::size_t d = 0; d < Dh; ++d) padded(j, head * Dh + d) = v(j, d);
+    const Mat y = o(padded);  // [Lk + 1, D]
+    Array norms{{Lk}, std::vector<float>(Lk)};
+    for (std::size_t j = 0; j < Lk; ++j) {
+        double sum = 0;
+        for (std::size_t r = 0; r < y.shape(1); ++r) {
+            const double f = double(y(j, r)) - double(y(Lk, r));
+            sum += f * f;
+        }
+        norms.data[j] = float(std::sqrt(sum));
+    }
+    return norms;
+}
+
 }  // namespace
 
 // The explainer runs the forward pass's own per-head routine (attend_heads / attend_head) on
@@ -143,7 +167,8 @@ HeadExplanation explain_head(const Model& model, const std::vector<int>& source,
     e.weights_unscaled = to_array(weights_unscaled);
     e.output = to_array(output);
     e.concat = to_array(concat);
-    e.projected = to_array(o(concat));  // [Lq, D]
+    e.projected = to_array(o(concat));                    // [Lq, D]
+    e.value_norms = value_norms(o, to_mat(one.v), head);  // [Lk]
     return e;
 }
 

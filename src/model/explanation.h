@@ -40,6 +40,9 @@ struct HeadExplanation {
     Array output;             ///< weights·V [Lq, Dh]
     Array concat;             ///< all heads' outputs [Lq, D]
     Array projected;          ///< concat·Woᵀ + bo [Lq, D]
+    /// ‖f(x_j)‖ = ‖v_j·Woᵀ restricted to this head's columns‖, without bo [Lk]: the size of
+    /// what key j adds to the output per unit of weight (Kobayashi et al. 2020 §3)
+    Array value_norms;
 };
 
 }  // namespace heed

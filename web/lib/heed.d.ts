@@ -306,6 +306,11 @@ export interface HeadExplanation {
   /** weights·V [Lq][Dh] */ output: Tensor;
   /** all heads concatenated [Lq][D] */ concat: Tensor;
   /** after the output projection [Lq][D] */ projected: Tensor;
+  /** ‖f(x_j)‖ per key [Lk]: the norm of key j's value vector carried through this head's
+   *  columns of the output projection, v_j·W_O[:, h·Dh..(h+1)·Dh)ᵀ, without the output bias.
+   *  weights[i][j]·valueNorms[j] is the norm-weighted attention of Kobayashi et al. 2020
+   *  ("Attention is Not Only a Weight", §3): how much key j adds to query i's output. */
+  valueNorms: Tensor;
   /** encoder: source tokens; decoder and cross: the target token each position produced
    *  (as the rows of Attention.decoderSelf / cross) */
   queryTokens: string[];
