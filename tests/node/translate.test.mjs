@@ -270,6 +270,11 @@ describe('translate', () => {
       assert.deepEqual(e.k.shape, [Lk, Dh]);
       assert.deepEqual(e.weights.shape, [Lq, Lk]);
       assert.deepEqual(e.concat.shape, [Lq, D]);
+      assert.deepEqual(e.valueNorms.shape, [Lk]);
+      assert.ok(
+        Array.from(e.valueNorms.data).every((x) => x > 0),
+        `${block} value norms`,
+      );
       assert.equal(e.queryTokens.length, Lq);
       assert.equal(e.keyTokens.length, Lk);
       assertClose(e.weights.data, [...headOf(traced, 1, 2)], 1e-5, `${block} weights`);
