@@ -6,6 +6,7 @@ import { el, fmt, aboutView } from '../widgets/ui.js';
 import { cssAt } from '../widgets/colormap.js';
 import { showPiece } from '../data/attention-data.js';
 import { beamTreeSvg } from '../widgets/beam-tree.js';
+import { createBeamCompare } from './beam-compare.js';
 
 /** The pieces so far: those after step s are dots of their length (not decoded yet). */
 export function tokenSpans(d, s) {
@@ -68,19 +69,24 @@ export function whatIfLines(app) {
   ];
 }
 
-/** The beam tree of a beam search result, with the current step shaded; onPick(step). */
+/**
+ * The beam tree of a beam search result, with the current step shaded; onPick(step). A node
+ * hovered or tapped shows its cross-attention row beside the winner's (beam-compare.js).
+ */
 export function createBeamBox(app, onPick) {
   const host = el('div.beam-scroll');
+  const compare = createBeamCompare(app);
   const node = el(
     'div.beam-box',
     { hidden: true },
     el('h3', { text: 'The beam, step by step' }),
     aboutView(
       el('p.note', {
-        text: 'Beam search keeps several hypotheses at once. Each column is a step, each node a hypothesis kept there (its newest piece), each edge points to the hypothesis it extended; the winner’s path is drawn strong, and squares are hypotheses that ended with </s>. Hover a node for its log-probability; click a step to go there.',
+        text: 'Beam search keeps several hypotheses at once. Each column is a step, each node a hypothesis kept there (its newest piece), each edge points to the hypothesis it extended; the winner’s path is drawn strong, and squares are hypotheses that ended with </s>. Hover or tap a node to see the cross-attention it used beside the winner’s; click a step to go there.',
       }),
     ),
     host,
+    compare.node,
   );
   return {
     node,
@@ -89,7 +95,15 @@ export function createBeamBox(app, onPick) {
       node.hidden = !a?.beam?.length;
       if (node.hidden) return host.replaceChildren();
       const length = app.result.targetTokens.length;
-      host.replaceChildren(beamTreeSvg(a.beam, a.beamWinner, { length, step: s, onPick }));
+      const tree = {
+        length,
+        step: s,
+        onPick,
+        onNode: compare.select,
+        selected: compare.selected(),
+      };
+      host.replaceChildren(beamTreeSvg(a.beam, a.beamWinner, tree));
+      compare.refresh();
       // keep the current step's column in view
       host.scrollLeft = Math.max(0, (s - 3) * 92);
     },

@@ -34,9 +34,15 @@ export function winnerPath(beam, winner, length = beam.length) {
 /**
  * An <svg> of the beam tree `beam` (attention.beam) with `winner` (attention.beamWinner) at
  * step `length` (the translation's pieces); `step` (1-based, 0 = none) shades a column;
- * onPick(step) when a column is clicked.
+ * onPick(step) when a column is clicked. With `onNode`, every node is a 24-px-high target:
+ * onNode(s, k, how) on mouse hover ('hover'), and on a tap, click, Enter or focus ('pick');
+ * `selected` [s, k] outlines one.
  */
-export function beamTreeSvg(beam, winner, { length = beam.length, step = 0, onPick } = {}) {
+export function beamTreeSvg(
+  beam,
+  winner,
+  { length = beam.length, step = 0, onPick, onNode, selected = null } = {},
+) {
   const rows = Math.max(...beam.map((nodes) => nodes.length));
   const width = PAD * 2 + beam.length * COL;
   const height = PAD * 2 + rows * ROW + 16;
@@ -87,17 +93,26 @@ export function beamTreeSvg(beam, winner, { length = beam.length, step = 0, onPi
         ? svg('rect', { x: x(s) - 4, y: y(k) - 4, width: 8, height: 8 })
         : svg('circle', { cx: x(s), cy: y(k), r: 3.5 });
       const piece = n.piece.length > 9 ? `${n.piece.slice(0, 8)}…` : n.piece;
-      g.append(
-        svg(
-          'title',
-          {},
-          `step ${s + 1}: “${n.piece}”, total log-probability ${fmt(n.logprob, 3)}${n.finished ? ', ended here' : ''}${won ? ', on the winning path' : ''}`,
-        ),
-        mark,
-        svg('text', { x: x(s) + 7, y: y(k) + 4 }, piece),
-      );
+      const title = `step ${s + 1}: “${n.piece}”, total log-probability ${fmt(n.logprob, 3)}${n.finished ? ', ended here' : ''}${won ? ', on the winning path' : ''}`;
+      g.append(svg('title', {}, title));
+      if (onNode) nodeTarget(g, { x: x(s) - 8, y: y(k) - 12, s, k, onNode, title });
+      if (selected?.[0] === s && selected?.[1] === k) g.classList.add('bt-sel');
+      g.append(mark, svg('text', { x: x(s) + 7, y: y(k) + 4 }, piece));
       root.append(g);
     }),
   );
   return root;
+}
+
+/** Makes node group `g` a target: a transparent 24-px-high box under its mark and piece. */
+function nodeTarget(g, { x, y, s, k, onNode, title }) {
+  g.prepend(svg('rect', { x, y, width: COL - 6, height: 24, class: 'bt-hit' }));
+  g.setAttribute('tabindex', '0');
+  g.setAttribute('role', 'button');
+  g.setAttribute('aria-label', `${title}. Show its cross-attention beside the winner's`);
+  g.dataset.k = k;
+  g.addEventListener('pointerenter', (ev) => ev.pointerType === 'mouse' && onNode(s, k, 'hover'));
+  g.addEventListener('click', () => onNode(s, k, 'pick'));
+  g.addEventListener('focus', () => onNode(s, k, 'pick'));
+  g.addEventListener('keydown', (ev) => ev.key === 'Enter' && onNode(s, k, 'pick'));
 }
