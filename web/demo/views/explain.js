@@ -9,6 +9,7 @@ import { BLOCK_NAMES } from '../data/blocks.js';
 import { dims } from '../data/attention-data.js';
 import { STEPS } from './explain-steps.js';
 import { workedText } from './explain-worked.js';
+import { createEvidencePanel } from './explain-evidence.js';
 
 /** The step buttons, "previous" and "next": `nodes`, and `sync()` to mark the current step. */
 function stepper(app) {
@@ -122,7 +123,7 @@ function explanationCache(app) {
 }
 
 /** The view's elements: the pickers, the stepper, and where a step's text and matrices go. */
-function explainLayout(picker, steps) {
+function explainLayout(picker, steps, evidence) {
   const querySel = el('select', { id: 'ex-query', 'aria-label': 'Query token to follow' });
   const unscaled = el('input', { type: 'checkbox', id: 'ex-unscaled' });
   const heading = el('h3');
@@ -148,6 +149,7 @@ function explainLayout(picker, steps) {
     text,
     worked,
     mats,
+    evidence.element,
   );
   return { element, querySel, unscaled, heading, formula, text, mats, worked, status };
 }
@@ -155,12 +157,14 @@ function explainLayout(picker, steps) {
 export function createExplainView(app) {
   const picker = headPicker(app, { allowAvg: false, idPrefix: 'ex' });
   const steps = stepper(app);
-  const parts = explainLayout(picker, steps);
+  const evidence = createEvidencePanel(app, { onRow: (i) => follow(i, -1) });
+  const parts = explainLayout(picker, steps, evidence);
   const { element, querySel, unscaled, heading, formula, text, mats, worked, status } = parts;
   unscaled.addEventListener('change', () => app.set({ unscaled: unscaled.checked }));
   querySel.addEventListener('change', () => {
     qi = Number(querySel.value);
     kj = -1;
+    evidence.row(qi);
     draw();
   });
 
@@ -174,14 +178,18 @@ export function createExplainView(app) {
       primary = v;
       app.setActive(exportFor(v));
     },
-    onFollow(i, j) {
-      qi = i;
-      kj = j;
-      querySel.value = String(i);
-      showWorked();
-      syncHighlights();
-    },
+    onFollow: (i, j) => follow(i, j),
   });
+
+  /** Follows query row i (and key column j, -1 none) in the matrices, the text and the panel. */
+  function follow(i, j) {
+    qi = i;
+    kj = j;
+    querySel.value = String(i);
+    showWorked();
+    syncHighlights();
+    evidence.row(i);
+  }
   const exportFor = (v) => explainTarget(app, v, ex);
 
   const explanations = explanationCache(app);
@@ -196,6 +204,7 @@ export function createExplainView(app) {
       mats.replaceChildren();
       worked.textContent = '';
       heading.textContent = '';
+      evidence.element.hidden = true;
       return;
     }
     if (!Number.isInteger(app.state.head)) app.state.head = 0;
@@ -223,6 +232,7 @@ export function createExplainView(app) {
     querySel.value = String(qi);
     status.textContent = headStatus(app, ex);
     draw();
+    evidence.show(app.state.block === 'cross' ? ex : null, qi);
   }
 
   function draw() {
