@@ -15,7 +15,9 @@
 //                                       examples on models/multi.heed), phone (phone.mjs),
 //                                       open (open-model.mjs: a Marian bundle from files),
 //                                       site (site.mjs: npm run build:site's folder on a plain
-//                                       static server, threads off and on)
+//                                       static server, threads off and on), evidence
+//                                       (evidence.mjs: a losing beam node's attention, the
+//                                       drop-a-word bars, on models/multi.heed)
 //
 // Test fixtures: the page is given the tiny random model (models/tiny/tiny.heed) through the
 // model list, plus a "test-broken" entry whose bytes are garbage and two directions of the tiny
@@ -41,9 +43,10 @@ import { realModelChecks } from './real-model.mjs';
 import { phoneChecks } from './phone.mjs';
 import { openModelChecks } from './open-model.mjs';
 import { siteChecks } from './site.mjs';
+import { evidenceChecks } from './evidence.mjs';
 
 const GROUPS = new Set(
-  (process.env.HEED_BROWSER_GROUPS ?? 'page,surgery,visit,model,phone,open,site')
+  (process.env.HEED_BROWSER_GROUPS ?? 'page,surgery,visit,model,phone,open,site,evidence')
     .split(',')
     .map((g) => g.trim()),
 );
@@ -1218,6 +1221,7 @@ export async function run({
     if (GROUPS.has('phone')) await phoneChecks({ ...fixtures, check: checkAny });
     if (GROUPS.has('open')) await openModelChecks({ ...fixtures, check: checkAny });
     if (GROUPS.has('site')) await siteChecks({ ...fixtures, check: checkAny });
+    if (GROUPS.has('evidence')) await evidenceChecks({ ...fixtures, check: checkAny });
 
     await surgeryChecks({
       check: GROUPS.has('surgery') ? checkAny : skip,
