@@ -76,9 +76,25 @@ class MarianReader(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         return r.stdout
 
+    def assert_same_but_unk(self, marian, heed_file):
+        """A Marian model's lines (text, ids) equal the Heed file's but where that one emits
+        <unk> (id 1): Marian's search never takes <unk>, so the two agree up to that step and
+        the Marian model's line holds no <unk>."""
+        a, b = marian.splitlines(), heed_file.splitlines()
+        self.assertEqual(len(a), len(b))
+        for x, y in zip(a, b):
+            ids_x, ids_y = x.split("\t")[1].split(), y.split("\t")[1].split()
+            self.assertNotIn("1", ids_x, x)
+            if "1" not in ids_y:
+                self.assertEqual(x, y)
+            else:
+                k = ids_y.index("1")
+                self.assertEqual(ids_x[:k], ids_y[:k], (x, y))
+        return sum("1" in y.split("\t")[1].split() for y in b)
+
     def test_float32_bundle_translates_as_the_heed_file_it_came_from(self):
-        self.assertEqual(self.translate("--marian", self.bin, "--vocab", self.vocab),
-                         self.translate("-m", MODEL))
+        self.assert_same_but_unk(self.translate("--marian", self.bin, "--vocab", self.vocab),
+                                 self.translate("-m", MODEL))
 
     def test_intgemm8_bundle_equals_its_own_weights_in_float32(self):
         # the int8 matrices are kept int8 (one scale per matrix); widened, they must give what
@@ -94,11 +110,14 @@ class MarianReader(unittest.TestCase):
         r = heed("convert", "--marian", self.bin, "--vocab", self.vocab, "--to", "fr",
                  "--from", "en", "-o", out)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(self.translate("-m", out), self.translate("-m", MODEL))
+        self.assertEqual(self.translate("-m", out),
+                         self.translate("--marian", self.bin, "--vocab", self.vocab))
+        self.assert_same_but_unk(self.translate("-m", out), self.translate("-m", MODEL))
         info = heed("info", "-m", out)
         self.assertIn("en-fr", info.stdout)
         self.assertIn('"zero_start": true', info.stdout)
         self.assertIn('"positions": "marian"', info.stdout)
+        self.assertIn('"search_rules": "marian"', info.stdout)
 
     def refused(self, args, *reasons, code=1):
         out = os.path.join(self.tmp.name, "refused-%d.heed" % len(os.listdir(self.tmp.name)))
@@ -114,6 +133,17 @@ class MarianReader(unittest.TestCase):
             'transformer-preprocess: ""', "transformer-preprocess: n ")))
         self.refused(["--marian", bad, "--vocab", self.vocab], "transformer-preprocess 'n'",
                      "pre-norm")
+
+    def test_embedding_ops_other_than_dropout_and_a_norm_are_refused_by_name(self):
+        bad = self.path("emb-h.bin", with_yml(self.bin, lambda t: t.replace(
+            'transformer-postprocess-emb: ""', "transformer-postprocess-emb: h ")))
+        self.refused(["--marian", bad, "--vocab", self.vocab],
+                     "transformer-postprocess-emb 'h' is not supported")
+
+    def test_an_embedding_norm_without_its_parameters_is_named(self):
+        bad = self.path("emb-n.bin", with_yml(self.bin, lambda t: t.replace(
+            'transformer-postprocess-emb: ""', "transformer-postprocess-emb: n ")))
+        self.refused(["--marian", bad, "--vocab", self.vocab], "encoder_emb_ln_scale_pre")
 
     def test_another_decoder_cell_is_refused_by_name(self):
         bad = self.path("aan.bin", with_yml(self.bin, lambda t: t.replace(

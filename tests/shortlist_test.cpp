@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
@@ -39,6 +40,32 @@ TEST(Shortlist, SelectionHoldsFrequentSourceAndExtraIdsSortedOnce) {
     EXPECT_TRUE(std::binary_search(a.begin(), a.end(), 7999));
     EXPECT_GT(a.size(), none.size());  // the source pieces added their own
     EXPECT_LT(a.size(), 8000u);
+}
+
+TEST(Shortlist, PaddingToAMultipleTakesTheIdsAfterTheFrequentOnesNotYetListed) {
+    auto m = heed::load_model_file(kModel);
+    const heed::Shortlist& sl = m->model.weights().shortlists.at("fr");
+    const std::vector<int> src = m->tokenizer.encode(kTexts[0]);
+    const std::vector<int> plain = sl.select(src, {});
+    const std::vector<int> padded = sl.select(src, {}, 8, 8000);
+    // why: padding starts at id n, n the count of frequent ids (Marian's are ids 0..n-1)
+    const int frequent = int(sl.select({}, {}).size());
+    EXPECT_EQ(padded.size() % 8, 0u);
+    EXPECT_LT(padded.size(), plain.size() + 8);
+    EXPECT_TRUE(std::includes(padded.begin(), padded.end(), plain.begin(), plain.end()));
+    std::vector<int> added;
+    std::set_difference(padded.begin(), padded.end(), plain.begin(), plain.end(),
+                        std::back_inserter(added));
+    int next = frequent;  // each added id is the lowest unlisted one from `frequent` up
+    for (int id : added) {
+        while (std::binary_search(plain.begin(), plain.end(), next)) ++next;
+        EXPECT_EQ(id, next++);
+    }
+    // the extra ids come after the padding: </s> is added whatever the count
+    const std::vector<int> with_extra = sl.select(src, {7999}, 8, 8000);
+    EXPECT_EQ(with_extra.size(),
+              padded.size() + (std::binary_search(padded.begin(), padded.end(), 7999) ? 0 : 1));
+    EXPECT_EQ(sl.select(src, {}, 1, 8000), plain);
 }
 
 // The restricted layer computes the same numbers for its rows as the full one (the same

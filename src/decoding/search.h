@@ -33,7 +33,8 @@ struct SearchOptions {
     /// null = the whole vocabulary. Must outlive the search.
     const OutputLayer* output = nullptr;
     /// Target ids the search never chooses (ascending; the model's start and control pieces but
-    /// </s>): their log-probability is -inf, so they are neither taken nor listed as candidates.
+    /// </s>, or <unk> alone for a Marian model): their log-probability (after the softmax over
+    /// every column) is -inf, so they are neither taken nor listed as candidates.
     /// Null = none. Must outlive the search.
     const std::vector<int>* banned = nullptr;
     /// The byte-fallback pieces: with them, no hypothesis writes bytes that are not valid

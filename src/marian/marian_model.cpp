@@ -92,9 +92,14 @@ Architecture read_architecture(const YamlMap& y) {
             "values from the un-normalised stream; only post-norm ('dan') models are read");
     if (post != "an")
         throw refuse("transformer-postprocess '" + post + "' is not supported (only 'dan')");
-    if (!emb.empty())
+    // why: Marian applies these ops with preProcess, which knows only 'd' and 'n' (a LayerNorm
+    // "<encoder|decoder>_emb_ln_{scale,bias}_pre") and aborts on any other letter
+    if (emb == "n")
+        c.embedding_norm = true;
+    else if (!emb.empty())
         throw refuse("transformer-postprocess-emb '" + emb +
-                     "' is not supported (only 'd' or '': no norm on the embeddings)");
+                     "' is not supported (only 'd', 'n' or '': Marian's embedding ops are "
+                     "dropout and one LayerNorm)");
     if (!without_dropout(top).empty())
         throw refuse("transformer-postprocess-top '" + top + "' is not supported (only '')");
 
@@ -140,6 +145,7 @@ Architecture read_architecture(const YamlMap& y) {
     c.scale_embeddings = true;
     c.zero_start = true;
     c.layer_norm_eps = 1e-6f;
+    c.search_rules = SearchRules::Marian;
     return a;
 }
 
@@ -204,9 +210,12 @@ class Parameters {
         out.f32(heed + ".bias", {outs},
                 b.empty() ? std::vector<float>(outs, 0.0f) : f32(b, {1, outs}));
     }
-    void norm(ModelFileWriter& out, const std::string& heed, const std::string& m, std::size_t D) {
-        out.f32(heed + ".weight", {D}, f32(m + "_ln_scale", {1, D}));
-        out.f32(heed + ".bias", {D}, f32(m + "_ln_bias", {1, D}));
+    /// Heed's LayerNorm `heed` from Marian's `m`_ln_scale`suffix` and `m`_ln_bias`suffix`
+    /// (suffix "_pre" for a norm its preProcess applies).
+    void norm(ModelFileWriter& out, const std::string& heed, const std::string& m, std::size_t D,
+              const std::string& suffix = "") {
+        out.f32(heed + ".weight", {D}, f32(m + "_ln_scale" + suffix, {1, D}));
+        out.f32(heed + ".bias", {D}, f32(m + "_ln_bias" + suffix, {1, D}));
     }
     void attention(ModelFileWriter& out, const std::string& heed, const std::string& m,
                    std::size_t D) {
@@ -271,6 +280,10 @@ void write_parameters(const Architecture& arch, Parameters& p, ModelFileWriter& 
             break;
     }
     if (c.final_logits_bias) out.f32("logits.bias", {Vt}, p.f32("decoder_ff_logit_out_b", {1, Vt}));
+    if (c.embedding_norm) {
+        p.norm(out, "encoder.emb_ln", "encoder_emb", D, "_pre");
+        p.norm(out, "decoder.emb_ln", "decoder_emb", D, "_pre");
+    }
 
     for (int i = 0; i < c.encoder_layers; ++i) {
         const std::string h = "encoder." + std::to_string(i);

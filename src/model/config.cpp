@@ -89,17 +89,19 @@ ModelConfig ModelConfig::from_json(const std::string& text) {
     read_field(j, "zero_start", c.zero_start);
     read_field(j, "scale_embeddings", c.scale_embeddings);
     read_field(j, "final_logits_bias", c.final_logits_bias);
+    read_field(j, "embedding_norm", c.embedding_norm);
     read_epsilon(j, "layer_norm_eps", c.layer_norm_eps);
     read_int(j, "pad_id", c.pad_id, 0, ModelLimits::vocab_size - 1);
     read_int(j, "unk_id", c.unk_id, 0, ModelLimits::vocab_size - 1);
     read_int(j, "bos_id", c.bos_id, 0, ModelLimits::vocab_size - 1);
     read_int(j, "eos_id", c.eos_id, 0, ModelLimits::vocab_size - 1);
     read_int(j, "decoder_start_id", c.decoder_start_id, 0, ModelLimits::vocab_size - 1);
-    std::string act = "relu", pos = "sinusoidal", ties, self = "attention";
+    std::string act = "relu", pos = "sinusoidal", ties, self = "attention", rules = "heed";
     read_field(j, "activation", act);
     read_field(j, "positions", pos);
     read_field(j, "embedding_ties", ties);
     read_field(j, "decoder_self", self);
+    read_field(j, "search_rules", rules);
     if (act == "relu")
         c.activation = Activation::Relu;
     else if (act == "gelu")
@@ -138,6 +140,12 @@ ModelConfig ModelConfig::from_json(const std::string& text) {
         c.decoder_self = DecoderSelf::Ssru;
     else
         throw Error("model config: unknown decoder_self '" + self + "' (attention, ssru)");
+    if (rules == "heed")
+        c.search_rules = SearchRules::Heed;
+    else if (rules == "marian")
+        c.search_rules = SearchRules::Marian;
+    else
+        throw Error("model config: unknown search_rules '" + rules + "' (heed, marian)");
     if (c.target_vocab() != c.vocab_size &&
         (c.ties == EmbeddingTies::All || c.ties == EmbeddingTies::SourceTarget))
         throw Error("model config: separate vocabularies (vocab_size " +
@@ -182,6 +190,8 @@ std::string ModelConfig::to_json() const {
               {"zero_start", zero_start},
               {"scale_embeddings", scale_embeddings},
               {"final_logits_bias", final_logits_bias},
+              {"embedding_norm", embedding_norm},
+              {"search_rules", search_rules == SearchRules::Marian ? "marian" : "heed"},
               {"layer_norm_eps", layer_norm_eps},
               {"pad_id", pad_id},
               {"unk_id", unk_id},

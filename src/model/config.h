@@ -22,6 +22,12 @@ enum class DecoderSelf { Attention, Ssru };
 /// SourceTarget: source and target (`embed.weight`), the output its own; None: three tables.
 enum class EmbeddingTies { All, Decoder, SourceTarget, None };
 
+/// What the search may not choose, and how a shortlist is taken. Heed: no control piece but
+/// </s>, no byte sequence that is not UTF-8, the shortlist as listed. Marian (models read
+/// through src/marian/): as Marian's beam search, only <unk> (its `allow-unk` false), and the
+/// shortlist padded to a multiple of 8 ids as Marian's selection pads it.
+enum class SearchRules { Heed, Marian };
+
 /// The largest configuration a model file may ask for; from_json refuses anything bigger,
 /// naming the field and its limit, before a single weight is allocated. why: a config is
 /// untrusted input, and these bound the memory and time of loading and of one translation.
@@ -53,6 +59,10 @@ struct ModelConfig {
     bool zero_start = false;  ///< the decoder's first input is a zero vector, not a token (Marian)
     bool scale_embeddings = true;    ///< multiply embeddings by sqrt(D)
     bool final_logits_bias = false;  ///< a [V] bias added to the logits
+    /// A LayerNorm on the embeddings (after the positions are added), `encoder.emb_ln` and
+    /// `decoder.emb_ln`: Marian's `transformer-postprocess-emb: n`.
+    bool embedding_norm = false;
+    SearchRules search_rules = SearchRules::Heed;  ///< JSON "search_rules": "heed" or "marian"
     float layer_norm_eps = 1e-5f;
     int pad_id = 0, unk_id = 1, bos_id = 2, eos_id = 3;
     int decoder_start_id = 2;  ///< first decoder input token

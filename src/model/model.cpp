@@ -1,6 +1,7 @@
 // The forward pass, in the order of the paper (Vaswani et al. 2017 §3.1, figure 1): embeddings
-// + positions, then per layer self-attention, (cross-attention,) feed-forward, each one
-// sublayer(x, norm, f): pre-norm x + f(LN(x)), post-norm LN(x + f(x)).
+// + positions (a LayerNorm on them when the config asks), then per layer self-attention,
+// (cross-attention,) feed-forward, each one sublayer(x, norm, f): pre-norm x + f(LN(x)),
+// post-norm LN(x + f(x)).
 #include "model/model.h"
 
 #include <algorithm>
@@ -184,6 +185,8 @@ Memory Model::encode(const std::vector<int>& src, EncoderTrace* trace,
         weights_.source_embedding(src[s], token.data());
         embed(c, token.data(), iv.no_positions ? nullptr : weights_.encoder_position(s), row(x, s));
     }
+    if (c.embedding_norm)  // LN(embeddings + positions), Marian's transformer-postprocess-emb n
+        layer_norm(x.data(), S, D, weights_.encoder_emb_ln, c.layer_norm_eps, x.data());  // [S, D]
 
     Mat h = rows(D), proj = rows(D), qkv = rows(3 * D), attn = rows(D), ffn = rows(F);
     const Sublayer sublayer(c, h, proj);
@@ -246,6 +249,9 @@ void Model::step(const std::vector<const Memory*>& memories, const std::vector<i
         embed(c, s.token_.data(), iv.no_positions ? nullptr : weights_.decoder_position(t),
               row(s.x_, r));  // [R, D]
     }
+    if (c.embedding_norm)  // as the encoder's, SSRU decoders included
+        layer_norm(s.x_.data(), R, D, weights_.decoder_emb_ln, c.layer_norm_eps,
+                   s.x_.data());  // [R, D]
 
     const Sublayer sublayer(c, s.h_, s.proj_);
     for (int l = 0; l < c.decoder_layers; ++l) {

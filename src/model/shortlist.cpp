@@ -46,15 +46,25 @@ Shortlist Shortlist::read(const ModelFile& file, const std::string& lang, int vo
 }
 
 std::vector<int> Shortlist::select(const std::vector<int>& source_ids,
-                                   const std::vector<int>& extra) const {
+                                   const std::vector<int>& extra, int multiple,
+                                   int target_vocab) const {
     std::vector<int> ids(frequent_.begin(), frequent_.end());
-    ids.insert(ids.end(), extra.begin(), extra.end());
     for (int s : source_ids) {
         if (s < 0 || std::size_t(s) + 1 >= offsets_.size()) continue;
         ids.insert(ids.end(), targets_.begin() + offsets_[s], targets_.begin() + offsets_[s + 1]);
     }
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    const auto sort_unique = [&ids] {
+        std::sort(ids.begin(), ids.end());
+        ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    };
+    sort_unique();
+    // why: Marian pads its selection with the ids that follow its frequent ones (browsermt
+    // marian-dev, BinaryShortlistGenerator::generate), and a padding id may win the argmax
+    const std::size_t listed = ids.size();
+    for (int id = int(frequent_.size()); id < target_vocab && ids.size() % multiple != 0; ++id)
+        if (!std::binary_search(ids.begin(), ids.begin() + listed, id)) ids.push_back(id);
+    ids.insert(ids.end(), extra.begin(), extra.end());
+    sort_unique();
     return ids;
 }
 

@@ -22,9 +22,12 @@ class Shortlist {
                           int target_vocab);
 
     /// The target ids (sorted, unique) allowed for a sentence of these source ids: the frequent
-    /// pieces, each source piece's targets, and `extra` (EOS, a forced prefix...).
-    std::vector<int> select(const std::vector<int>& source_ids,
-                            const std::vector<int>& extra) const;
+    /// pieces and each source piece's targets, padded to a count that is a multiple of
+    /// `multiple` with the ids from frequent.size() up (below `target_vocab`) that are not
+    /// there yet, as Marian pads its selection to a multiple of 8; then `extra` (EOS, a forced
+    /// prefix...).
+    std::vector<int> select(const std::vector<int>& source_ids, const std::vector<int>& extra,
+                            int multiple = 1, int target_vocab = 0) const;
 
   private:
     std::vector<std::int32_t> frequent_, offsets_, targets_;

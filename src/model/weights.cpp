@@ -176,6 +176,10 @@ ModelWeights load_weights(const ModelFile& file, const ModelConfig& c, const Loa
         w.encoder_ln = r.layer_norm("encoder.ln", D);
         w.decoder_ln = r.layer_norm("decoder.ln", D);
     }
+    if (c.embedding_norm) {
+        w.encoder_emb_ln = r.layer_norm("encoder.emb_ln", D);
+        w.decoder_emb_ln = r.layer_norm("decoder.emb_ln", D);
+    }
     std::vector<std::string> shortlist_names;
     w.shortlists = read_shortlists(file, c.vocab_size, int(Vt), shortlist_names);
     for (const std::string& n : shortlist_names) r.mark_used(n);
@@ -207,7 +211,8 @@ std::size_t ModelWeights::resident_bytes() const {
     const auto floats = [](const std::vector<float>& v) { return v.size() * sizeof(float); };
     const auto norm = [&](const LayerNorm& n) { return floats(n.gamma) + floats(n.beta); };
     std::size_t n = floats(src_embed) + floats(tgt_embed) + floats(enc_pos) + floats(dec_pos) +
-                    lm_head.resident_bytes() + norm(encoder_ln) + norm(decoder_ln);
+                    lm_head.resident_bytes() + norm(encoder_ln) + norm(decoder_ln) +
+                    norm(encoder_emb_ln) + norm(decoder_emb_ln);
     for (const EncoderLayerWeights& l : encoder)
         n += norm(l.ln1) + norm(l.ln2) + l.self_attn.qkv.resident_bytes() +
              l.self_attn.o.resident_bytes() + l.ffn.fc1.resident_bytes() +

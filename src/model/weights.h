@@ -61,7 +61,8 @@ struct ModelWeights {
     PackedLinear lm_head;  ///< [V, D] output projection (+ final logits bias)
     std::vector<EncoderLayerWeights> encoder;
     std::vector<DecoderLayerWeights> decoder;
-    LayerNorm encoder_ln, decoder_ln;  ///< final norms (pre-norm models only)
+    LayerNorm encoder_ln, decoder_ln;          ///< final norms (pre-norm models only)
+    LayerNorm encoder_emb_ln, decoder_emb_ln;  ///< norms on the embeddings (`embedding_norm`)
     /// Output shortlists by target language (optional tensors; usually empty).
     std::map<std::string, Shortlist> shortlists;
 

@@ -117,12 +117,19 @@ std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t s
     std::vector<int> starts = directions.start_ids();
     starts.push_back(config.decoder_start_id);
     target.make_control(starts);
+    // why: a model read through src/marian/ searches as Marian's beam search does (Marian's
+    // translator/beam_search.cpp: only <unk>'s column is suppressed, unless allow-unk; no other
+    // piece is, and nothing keeps byte-fallback pieces whole characters)
+    const bool marian = config.search_rules == SearchRules::Marian;
     std::vector<int> never_emitted;
-    for (int id : target.control_ids())
-        if (id != config.eos_id) never_emitted.push_back(id);
+    if (marian)
+        never_emitted.push_back(config.unk_id);
+    else
+        for (int id : target.control_ids())
+            if (id != config.eos_id) never_emitted.push_back(id);
     BytePieces byte_pieces;
     byte_pieces.byte_of.assign(std::size_t(target.vocab_size()), -1);
-    for (int id = 0; id < target.vocab_size(); ++id) {
+    for (int id = 0; id < target.vocab_size() && !marian; ++id) {
         const int b = target.byte_value(id);
         if (b < 0) continue;
         byte_pieces.byte_of[std::size_t(id)] = std::int16_t(b);

@@ -22,11 +22,11 @@ struct LoadedModel {
     Vocabulary tokenizer;
     std::string metadata_json;  ///< the file's "__metadata__" as a JSON object text
     Directions directions;      ///< from "heed.languages": the directions and their start ids
-    /// Target ids the decoder may never choose: every control piece but </s> (<s>, <pad>, the
-    /// target-language tokens), ascending.
+    /// Target ids the decoder may never choose, ascending: every control piece but </s> (<s>,
+    /// <pad>, the target-language tokens); under SearchRules::Marian <unk> alone.
     std::vector<int> never_emitted;
-    /// The tokenizer's byte-fallback pieces (none without byte fallback), so output stays
-    /// valid UTF-8.
+    /// The tokenizer's byte-fallback pieces (none without byte fallback, or under
+    /// SearchRules::Marian), so output stays valid UTF-8.
     BytePieces bytes;
     /// The target's when it has a SentencePiece model or an id map of its own
     /// ("tokenizer.target.model", "tokenizer.target.vocabulary"), or one of each.

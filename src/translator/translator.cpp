@@ -98,9 +98,10 @@ void Translator::check_against_model(const TranslateOptions& options) const {
                         std::to_string(c.target_vocab() - 1) + ")");
         const std::vector<int>& never = loaded_->never_emitted;
         if (std::binary_search(never.begin(), never.end(), prefix[i]))
-            throw Error(field + " is the control piece '" +
-                        loaded_->target_tokenizer().piece(prefix[i]) +
-                        "', which the decoder never emits");
+            throw Error(
+                field +
+                (prefix[i] == c.unk_id ? " is the unknown piece '" : " is the control piece '") +
+                loaded_->target_tokenizer().piece(prefix[i]) + "', which the decoder never emits");
         if (prefix[i] == c.eos_id && i == 0)
             throw Error(field +
                         " is </s>: a translation that ends before its first piece is "
@@ -179,8 +180,11 @@ std::unique_ptr<OutputLayer> shortlist_layer(const LoadedModel& m, const Transla
     const Shortlist& sl = m.model.weights().shortlists.at(m.directions.target(o.to));
     std::vector<int> source, extra = o.forced_prefix;
     for (const std::vector<int>* s : sources) source.insert(source.end(), s->begin(), s->end());
-    extra.push_back(m.model.config().eos_id);
-    return std::make_unique<OutputLayer>(m.model.output_layer(sl.select(source, extra)));
+    const ModelConfig& c = m.model.config();
+    extra.push_back(c.eos_id);
+    const int multiple = c.search_rules == SearchRules::Marian ? 8 : 1;
+    return std::make_unique<OutputLayer>(
+        m.model.output_layer(sl.select(source, extra, multiple, c.target_vocab())));
 }
 
 }  // namespace
