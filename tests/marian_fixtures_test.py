@@ -1,5 +1,6 @@
 """tests/data/marian/: the Marian bundles (Firefox-shaped SSRU model, separate vocabularies, an
-OPUS-MT npz with vocab.yml) load as Marian reads them, the numpy reference
+OPUS-MT npz with vocab.yml, an SSRU model with a LayerNorm on its embeddings whose <unk> only
+Marian's suppression keeps out) load as Marian reads them, the numpy reference
 (tests/marian_reference.py) reproduces expected.json, and Bergamot (Marian itself, compiled to
 WASM) still translates them as expected.json recorded.
 
@@ -235,6 +236,38 @@ class MarianFixtures(unittest.TestCase):
                 self.assertEqual(vocab.decode([i for i in r["ids"] if i != eos]),
                                  case["int8"][run]["output"])
 
+    def test_reference_reproduces_embnorm(self):
+        fx = self.fx["embnorm"]
+        vocab = sp("ssru", "vocab.spm")
+        eos, unk = fx["eos_id"], fx["unk_id"]
+        items = ref.load_marian_bin(path("embnorm", "model.bin"))
+        self.assertEqual(ref.model_yml(items)["transformer-postprocess-emb"], "dn")
+        self.assertEqual(items["encoder_emb_ln_scale_pre"].shape, (1, 32))
+        self.assertEqual(items["decoder_emb_ln_bias_pre"].shape, (1, 32))
+        with open(path("ssru", "lex.s2t.bin"), "rb") as f:
+            shortlist = ref.read_shortlist(f.read())
+        model = ref.Marian.from_items(items, eos, unk)
+        factor = self.expected["decoding"]["max_length_factor"]
+        decode = lambda ids: vocab.decode([i for i in ids if i != eos])
+        emitting_unk = 0
+        for case in fx["cases"]:
+            label = repr(case["text"])
+            self.check_case(model, case, vocab.encode(case["text"]) + [eos], decode, shortlist,
+                            True, rnn=True, traced="cross_attention" in case, label=label)
+            self.assertNotIn(unk, case["ids"], label)
+            free = model.translate(case["source_ids"], factor, allow_unk=True)
+            self.assertEqual(free["ids"], case["unk_allowed"]["ids"], label)
+            emitting_unk += unk in free["ids"]
+            if "shortlist_unpadded" in case:
+                s = model.translate(case["source_ids"], factor, shortlist, True,
+                                    pad_shortlist=False)
+                self.assertEqual(s["ids"], case["shortlist_unpadded"]["ids"], label)
+                self.assertNotEqual(s["ids"], case["shortlist"]["ids"], label)
+        # without Marian's suppression the model would emit <unk> in some sentences, and
+        # without Marian's padding of the shortlist some shortlisted outputs would differ
+        self.assertGreaterEqual(emitting_unk, 3)
+        self.assertGreaterEqual(sum("shortlist_unpadded" in c for c in fx["cases"]), 2)
+
     def test_reference_reproduces_separate(self):
         fx = self.fx["separate"]
         src, trg = sp("separate", "source.spm"), sp("separate", "target.spm")
@@ -290,7 +323,7 @@ class MarianFixtures(unittest.TestCase):
         return json.loads(r.stdout)["outputs"]
 
     def test_bergamot_translates_as_recorded(self):
-        for fixture in ("ssru", "separate"):
+        for fixture in ("ssru", "separate", "embnorm"):
             fx = self.fx[fixture]
             self.assertIn("bergamot", fx, "expected.json was written without Bergamot")
             for run, rec in fx["bergamot"].items():

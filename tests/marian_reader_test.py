@@ -183,8 +183,41 @@ class MarianReader(unittest.TestCase):
         self.refused(["--marian", MODEL, "--vocab", self.vocab], "Marian model")
 
 
+SSRU = os.path.join(ROOT, "tests", "data", "marian", "ssru")
+EMBNORM = os.path.join(ROOT, "tests", "data", "marian", "embnorm")
 OPUS = os.path.join(ROOT, "tests", "data", "marian", "opus")
 EXPECTED = os.path.join(ROOT, "tests", "data", "marian", "expected.json")
+
+
+class MarianEmbeddingNorm(unittest.TestCase):
+    """tests/data/marian/embnorm: transformer-postprocess-emb "dn" (a LayerNorm on embeddings
+    plus positions) computed as the reference does, <unk> never chosen (the reference without
+    Marian's suppression emits it), the shortlist padded to a multiple of 8 ids as Marian pads
+    it; natively, through the CLI, each sentence capped at the reference's length."""
+
+    @classmethod
+    def setUpClass(cls):
+        with open(EXPECTED, encoding="utf-8") as f:
+            cls.fx = json.load(f)["fixtures"]["embnorm"]
+
+    def ids(self, case, *extra):
+        cap = math.ceil(2 * len(case["source_ids"]))
+        r = heed("translate", "--marian", os.path.join(EMBNORM, "model.bin"), "--vocab",
+                 os.path.join(SSRU, "vocab.spm"), *extra, "--compute", "f32", "--ids",
+                 "--no-split", "--max-length", str(cap), case["text"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return [int(i) for i in r.stdout.rstrip("\n").split("\t")[1].split()]
+
+    def test_greedy_ids_equal_the_reference_and_never_hold_unk(self):
+        unk = self.fx["unk_id"]
+        self.assertGreaterEqual(sum(unk in c["unk_allowed"]["ids"] for c in self.fx["cases"]), 3)
+        for case in self.fx["cases"]:
+            self.assertEqual(self.ids(case), case["ids"], case["text"])
+
+    def test_the_shortlisted_ids_equal_the_reference_with_marians_padding(self):
+        for case in self.fx["cases"]:
+            got = self.ids(case, "--shortlist", os.path.join(SSRU, "lex.s2t.bin"))
+            self.assertEqual(got, case["shortlist"]["ids"], case["text"])
 
 
 class MarianOpus(unittest.TestCase):

@@ -21,7 +21,11 @@ into @browsermt/bergamot-translator 0.4.9), of what Marian computes for one sent
   legacy "decoder_ff_logit_out_W" [D, V]); bias "decoder_ff_logit_out_b" [1, V] unless
   output-omit-bias; embeddings scaled by sqrt(D) plus Marian's [sin | cos] sinusoids; the decoder's
   first input is a zero vector (src/models/decoder.h); LayerNorm eps 1e-6 (src/layers/generic.h);
-- the search (src/translator/beam_search.cpp, beam 1): <unk> suppressed unless allow-unk, the
+- embeddings + positions then the ops of transformer-postprocess-emb, which Marian applies with
+  preProcess ('d' nothing at inference, 'n' LayerNorm "<encoder|decoder>_emb_ln_{scale,bias}_pre"),
+  on the encoder's and on the decoder's (SSRU decoders too);
+- the search (src/translator/beam_search.cpp, beam 1): <unk> suppressed unless allow-unk (the only
+  column Marian's search suppresses: every state's blacklist() is a no-op), the
   lexical shortlist's column selection (src/data/shortlist.cpp, BinaryShortlistGenerator::generate),
   at most ceil(max-length-factor * source length with </s>) output tokens.
 
@@ -250,10 +254,10 @@ def read_shortlist(blob):
     return first, best, [list(lists[offsets[i]:offsets[i + 1]]) for i in range(n_offsets - 1)]
 
 
-def shortlist_columns(shortlist, src_ids, trg_vocab_size, shared):
+def shortlist_columns(shortlist, src_ids, trg_vocab_size, shared, pad=True):
     """The target ids Marian's output layer keeps for one sentence (src_ids with its </s>):
     the firstNum first ids, every source id's list, the source ids themselves when the vocabulary
-    is shared, then ids from firstNum up until the count is a multiple of 8; sorted."""
+    is shared, then (pad) ids from firstNum up until the count is a multiple of 8; sorted."""
     first, _, lists = shortlist
     keep = np.zeros(trg_vocab_size, bool)
     keep[:min(first, trg_vocab_size)] = True
@@ -262,7 +266,7 @@ def shortlist_columns(shortlist, src_ids, trg_vocab_size, shared):
             keep[s] = True
         keep[lists[s]] = True
     i = first
-    while keep.sum() % 8 and i < trg_vocab_size:
+    while pad and keep.sum() % 8 and i < trg_vocab_size:
         keep[i] = True
         i += 1
     return np.nonzero(keep)[0]
@@ -491,8 +495,10 @@ class Marian:
     # -- decoding --
 
     def translate(self, src, max_length_factor=2.0, shortlist=None, shared_vocab=False,
-                  allow_unk=False, max_len=None):
-        """Greedy decoding of `src` (ids, ending in </s> as Marian's source does). Returns
+                  allow_unk=False, max_len=None, pad_shortlist=True):
+        """Greedy decoding of `src` (ids, ending in </s> as Marian's source does); pad_shortlist
+        False leaves out the shortlist's padding to a multiple of 8 (not Marian: to show what it
+        changes). Returns
         {"ids": output ids (the final </s> included when produced), "cross_attention":
         [step][layer][head][source position], "forget_gates": [step][layer][D] (SSRU),
         "margins": [step] the chosen logit minus the runner-up's, "probs": [step] the chosen
@@ -503,7 +509,8 @@ class Marian:
         ctx = self.encode(src)
         cols = None
         if shortlist is not None:
-            cols = shortlist_columns(shortlist, src, self.out_wt.shape[0], shared_vocab)
+            cols = shortlist_columns(shortlist, src, self.out_wt.shape[0], shared_vocab,
+                                     pad_shortlist)
         rnn = o["transformer-decoder-autoreg"] == "rnn"
         depth = int(o["dec-depth"])
         cells = [np.zeros(self.d) for _ in range(depth)]  # startState: zeros

@@ -21,6 +21,10 @@ way Marian's tools write them:
   opus/      an OPUS-MT bundle: a self-attention decoder, model.npz, source.spm (English) and
              target.spm (German) with SentencePiece's own ids, vocab.yml (one joint vocabulary,
              "</s>" 0 and "<unk>" 1, the other pieces in a seeded order of their own)
+  embnorm/   ssru's architecture with transformer-postprocess-emb "dn" (a LayerNorm on the
+             embeddings), its vocabulary and shortlist those of ssru/, output biases raised so
+             that only Marian's suppression of <unk> keeps it out of the outputs and Marian's
+             padding of the shortlist changes some, float32 model.bin
   expected.json  for each bundle and sentence: the reference's greedy ids and text, the
              cross-attention and SSRU forget gates of the first two sentences; for ssru also the
              shortlisted and the int8 outputs (the reference's model of Bergamot's int8 GEMM);
@@ -34,7 +38,8 @@ random model repeats one token to the length limit).
 What it is not: a translation model (the outputs are noisy copies), nor a test
 (tests/marian_fixtures_test.py checks the committed files and regenerates nothing).
 
-Usage: /usr/bin/python3 -m models.goldens.make_marian_fixtures [--no-bergamot]
+Usage: /usr/bin/python3 -m models.goldens.make_marian_fixtures [--no-bergamot] [--only NAME]
+(--only remakes one fixture and its expected.json entry, the others kept as they are.)
 (Bergamot runs when bench/bergamot/node_modules is installed: cd bench/bergamot && npm ci;
 without it expected.json has no "bergamot" entries.) Takes about 10 minutes (the training).
 """
@@ -63,7 +68,7 @@ NODE_MODULES = os.path.join(ROOT, "bench", "bergamot", "node_modules")
 SEED = 20250611
 D, HEADS, FFN, ENC, DEC = 32, 4, 64, 2, 2
 MAX_LENGTH_FACTOR = 2.0
-TRAIN_STEPS = {"ssru": 1500, "separate": 3000, "opus": 3000}  # Adam steps (see train)
+TRAIN_STEPS = {"ssru": 1500, "separate": 3000, "opus": 3000, "embnorm": 1500}  # Adam steps
 TRAIN_MAX_LEN = 24  # training pairs: at most this many ids a side, </s> included
 
 SENTENCES = [
@@ -82,6 +87,7 @@ SENTENCES = [
     "Ｆｕｌｌ ｗｉｄｔｈ ﬁles\u00a0and… more",
     "   Extra   spaces   everywhere   ",
 ]
+BIAS_RAISES = (0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0)  # embnorm: raises of an output bias tried
 TRACED = 2  # sentences whose cross-attention and forget gates are recorded
 # ssru's runs, in the reference and in Bergamot: name -> (model file, gemm-precision, shortlist)
 SSRU_RUNS = {
@@ -150,9 +156,9 @@ class Weights:
     def vector(self, name, n, std=0.1, mean=0.0):
         self.items[name] = mean + std * self.rng.standard_normal((1, n))
 
-    def norm(self, prefix):
-        self.vector(prefix + "_ln_scale", D, 0.1, 1.0)
-        self.vector(prefix + "_ln_bias", D, 0.1)
+    def norm(self, prefix, suffix=""):
+        self.vector(prefix + "_ln_scale" + suffix, D, 0.1, 1.0)
+        self.vector(prefix + "_ln_bias" + suffix, D, 0.1)
 
     def attention(self, p):
         for s in "qkvo":
@@ -180,12 +186,15 @@ class Weights:
         return {k: np.ascontiguousarray(v, np.float32) for k, v in sorted(self.items.items())}
 
 
-def transformer_weights(seed, emb, v_out, decoder, emb_std=0.5):
+def transformer_weights(seed, emb, v_out, decoder, emb_std=0.5, emb_norm=False):
     """Random initial weights. emb: {name: vocabulary size} of the embedding matrices;
-    decoder: "ssru" or "self"."""
+    decoder: "ssru" or "self"; emb_norm: the LayerNorms of transformer-postprocess-emb n."""
     w = Weights(seed)
     for name, v in emb.items():
         w.embedding(name, v, emb_std)
+    if emb_norm:
+        w.norm("encoder_emb", "_pre")
+        w.norm("decoder_emb", "_pre")
     for i in range(1, ENC + 1):
         w.attention("encoder_l%d_self" % i)
         w.ffn("encoder_l%d_ffn" % i)
@@ -216,10 +225,14 @@ def train(items, decoder, pairs, steps, seed, lr=0.01, batch=32):
     pos = torch.tensor(ref.sinusoids(0, longest, D), dtype=torch.float32)
     dh = D // HEADS
 
-    def ln(x, p):
+    def ln(x, p, suffix=""):
         m = x.mean(-1, keepdim=True)
         v = ((x - m) ** 2).mean(-1, keepdim=True)
-        return (x - m) / torch.sqrt(v + 1e-6) * P[p + "_ln_scale"] + P[p + "_ln_bias"]
+        scale, bias = P[p + "_ln_scale" + suffix], P[p + "_ln_bias" + suffix]
+        return (x - m) / torch.sqrt(v + 1e-6) * scale + bias
+
+    def emb_ops(x, p):  # transformer-postprocess-emb n: a LayerNorm after the positions
+        return ln(x, p + "_emb", "_pre") if p + "_emb_ln_scale_pre" in P else x
 
     def attention(p, q, kv, mask):
         b, t, s = q.shape[0], q.shape[1], kv.shape[1]
@@ -241,12 +254,12 @@ def train(items, decoder, pairs, steps, seed, lr=0.01, batch=32):
         tgt = torch.tensor([t + [0] * (T - len(t)) for _, t in chunk])
         keep = torch.tensor([[1.0] * len(t) + [0.0] * (T - len(t)) for _, t in chunk])
         smask = torch.tensor([[0.0] * len(s) + [-1e9] * (S - len(s)) for s, _ in chunk])[:, None, :]
-        x = math.sqrt(D) * src_emb[src] + pos[:S]
+        x = emb_ops(math.sqrt(D) * src_emb[src] + pos[:S], "encoder")
         for i in range(1, ENC + 1):
             x = ffn("encoder_l%d_ffn" % i, attention("encoder_l%d_self" % i, x, x, smask))
         prev = torch.cat([torch.zeros_like(tgt[:, :1]), tgt[:, :-1]], 1)
         first = torch.cat([torch.zeros(len(chunk), 1), torch.ones(len(chunk), T - 1)], 1)
-        y = math.sqrt(D) * trg_emb[prev] * first[:, :, None] + pos[:T]
+        y = emb_ops(math.sqrt(D) * trg_emb[prev] * first[:, :, None] + pos[:T], "decoder")
         causal = torch.triu(torch.full((T, T), -1e9), 1)[None]
         for i in range(1, DEC + 1):
             p = "decoder_l%d" % i
@@ -277,7 +290,7 @@ def train(items, decoder, pairs, steps, seed, lr=0.01, batch=32):
     return {k: np.ascontiguousarray(v.detach().numpy(), np.float32) for k, v in P.items()}, float(l)
 
 
-def model_yml(v_src, v_trg, decoder, tied):
+def model_yml(v_src, v_trg, decoder, tied, emb="d"):
     """special:model.yml as Marian writes it for such a model (the options a trained Firefox or
     OPUS-MT model carries that its inference reads; Marian's own file lists every option)."""
     lines = [
@@ -295,7 +308,7 @@ def model_yml(v_src, v_trg, decoder, tied):
         ("transformer-decoder-autoreg", "rnn" if decoder == "ssru" else "self-attention"),
         ("transformer-preprocess", '""'),
         ("transformer-postprocess", "dan"),
-        ("transformer-postprocess-emb", "d"),
+        ("transformer-postprocess-emb", emb),
         ("transformer-postprocess-top", '""'),
         ("transformer-aan-activation", "swish"),
         ("transformer-aan-depth", 2),
@@ -503,41 +516,8 @@ def compact_json(obj, indent=0):
     return json.dumps(obj, ensure_ascii=False)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--no-bergamot", action="store_true", help="do not run Bergamot")
-    args = ap.parse_args()
-    run_bergamot = not args.no_bergamot and os.path.isdir(NODE_MODULES)
-    if os.path.isdir(OUT):
-        shutil.rmtree(OUT)
-    for sub in ("ssru", "separate", "opus"):
-        os.makedirs(os.path.join(OUT, sub))
-
-    def write(rel, data):
-        with open(os.path.join(OUT, rel), "wb") as f:
-            f.write(data)
-
-    expected = {
-        "about": "tests/data/marian: written by models/goldens/make_marian_fixtures.py, checked by "
-                 "tests/marian_fixtures_test.py; the reference is tests/marian_reference.py",
-        "decoding": {
-            "beam": 1, "max_length_factor": MAX_LENGTH_FACTOR, "allow_unk": False,
-            "max_tokens": "ceil(max_length_factor * (source ids + 1 for </s>))",
-            "ids": "the output ids, ending in </s> when the model produced it",
-            "output": "the ids before </s> detokenised with the target vocabulary",
-            "bergamot": "Bergamot's text is the output with the source's leading and trailing "
-                        "whitespace around it (its FAITHFUL concatenation); \"same\" counts its "
-                        "outputs equal to that text from the reference's output of the same "
-                        "configuration (int8 ones: the reference's int8 model), "
-                        "\"same_as_float32\" from the float32 output",
-            "min_margin": "the smallest gap between the chosen logit and the next",
-            "cross_attention": "[layer][head][step][source position] (first %d sentences)" % TRACED,
-            "forget_gates": "[layer][step][D], SSRU decoders (first %d sentences)" % TRACED},
-        "sentences": SENTENCES,
-        "fixtures": {},
-    }
-
-    # -- ssru: Firefox-shaped, one vocabulary, tied-embeddings-all --
+def make_ssru(write, run_bergamot):
+    """ssru/: Firefox-shaped, one vocabulary, tied-embeddings-all; its expected entry."""
     shutil.copyfile(os.path.join(MODELS, "tiny", "spm.model"),
                     os.path.join(OUT, "ssru", "vocab.spm"))
     sp = spm.SentencePieceProcessor(model_file=os.path.join(OUT, "ssru", "vocab.spm"))
@@ -614,9 +594,11 @@ def main():
                 "same": sum(a == b for a, b in zip(outputs, mine)),
                 "same_as_float32": sum(a == b for a, b in zip(outputs, floats)),
                 "total": len(outputs)}
-    expected["fixtures"]["ssru"] = fx
+    return fx
 
-    # -- separate: two vocabularies, tied-embeddings (decoder_Wemb is the output matrix) --
+
+def make_separate(write, run_bergamot):
+    """separate/: two vocabularies, tied-embeddings (decoder_Wemb is the output matrix)."""
     src_spm = train_spm(corpus_lines(0, 1000), 500, True, SOURCE_RULES)
     trg_spm = train_spm(corpus_lines(1000, 2000), 450, True)
     write("separate/source.spm", src_spm)
@@ -650,9 +632,11 @@ def main():
             "model": "model.bin", "gemm": "float32", "shortlist": False, "outputs": outputs,
             "same": sum(a == b for a, b in zip(outputs, floats)),
             "same_as_float32": sum(a == b for a, b in zip(outputs, floats)), "total": len(outputs)}}
-    expected["fixtures"]["separate"] = fx
+    return fx
 
-    # -- opus: OPUS-MT, self-attention decoder, model.npz, joint vocab.yml --
+
+def make_opus(write, run_bergamot):
+    """opus/: OPUS-MT, self-attention decoder, model.npz, joint vocab.yml."""
     src_spm = train_spm(corpus_lines(0, 1000), 300, False)
     trg_spm = train_spm(corpus_lines(2000, 3000), 350, False)
     write("opus/source.spm", src_spm)
@@ -681,11 +665,147 @@ def main():
         if k < TRACED:
             case.update(traces(r, False))
         cases.append(case)
-    expected["fixtures"]["opus"] = {
+    return {
         "vocabularies": ["source.spm", "target.spm", "vocab.yml"], "eos_id": 0, "unk_id": 1,
         "pipeline": "source.spm pieces -> vocab.yml ids (unknown pieces <unk>) + </s>; output ids "
                     "-> vocab.yml pieces -> target.spm's DecodePieces",
         "models": {"model.npz": "float32"}, "cases": cases}
+
+
+def make_embnorm(write, run_bergamot):
+    """embnorm/: ssru's architecture, vocabulary (ssru/vocab.spm) and shortlist (ssru/lex.s2t.bin)
+    with transformer-postprocess-emb "dn": a LayerNorm on the encoder's and the decoder's
+    embeddings after the positions ("encoder_emb_ln_scale_pre", ...). Then two output biases
+    raised, each by the smallest of BIAS_RAISES that does it: firstNum's (the first id Marian's
+    padding of a shortlist selection to a multiple of 8 adds), until the padding changes at
+    least 2 shortlisted outputs ("shortlist_unpadded" records the outputs without it), and
+    <unk>'s, until greedy decoding with <unk> allowed emits it in at least 3 sentences
+    ("unk_allowed"): Marian suppresses <unk> (allow-unk false), so its outputs are what the
+    model gives without <unk>."""
+    sp = spm.SentencePieceProcessor(model_file=os.path.join(OUT, "ssru", "vocab.spm"))
+    v = sp.get_piece_size()
+    eos, unk = sp.eos_id(), sp.unk_id()
+    pairs = training_pairs(lambda t: sp.encode(t) + [eos], lambda t: sp.encode(t) + [eos])
+    items = trained(transformer_weights(SEED + 5, {"Wemb": v}, v, "ssru", emb_norm=True), "ssru",
+                    pairs, SEED + 5, "embnorm")
+    yml = model_yml(v, v, "ssru", "all", emb="dn")
+    sources = [sp.encode(text) + [eos] for text in SENTENCES]
+    with open(os.path.join(OUT, "ssru", "lex.s2t.bin"), "rb") as f:
+        shortlist = ref.read_shortlist(f.read())
+    pad_id = shortlist[0]  # firstNum: the first id Marian's padding of the selection adds
+
+    def raise_bias(items, piece, condition):
+        """items with `piece`'s output bias raised by the first of BIAS_RAISES after which
+        condition(model) holds, and that raise."""
+        for r in BIAS_RAISES:
+            raised = dict(items)
+            raised["decoder_ff_logit_out_b"] = items["decoder_ff_logit_out_b"].copy()
+            raised["decoder_ff_logit_out_b"][0, piece] += np.float32(r)
+            m = ref.Marian.from_items(ref.load_marian_bin(marian_bin(raised, yml)), eos, unk)
+            if condition(m):
+                return raised, r
+        raise SystemExit("no raise of piece %d's output bias does it" % piece)
+
+    def padding_wins(m):
+        return sum(m.translate(s, MAX_LENGTH_FACTOR, shortlist, True)["ids"] !=
+                   m.translate(s, MAX_LENGTH_FACTOR, shortlist, True, pad_shortlist=False)["ids"]
+                   for s in sources) >= 2
+
+    def unk_wins(m):
+        return sum(unk in m.translate(s, MAX_LENGTH_FACTOR, allow_unk=True)["ids"]
+                   for s in sources) >= 3
+
+    items, pad_raise = raise_bias(items, pad_id, padding_wins)
+    items, unk_raise = raise_bias(items, unk, unk_wins)
+    write("embnorm/model.bin", marian_bin(items, yml))
+    model = ref.Marian.from_items(ref.load_marian_bin(os.path.join(OUT, "embnorm", "model.bin")),
+                                  eos, unk)
+    cases = []
+    for k, (text, src) in enumerate(zip(SENTENCES, sources)):
+        r = model.translate(src, MAX_LENGTH_FACTOR)
+        case = {"text": text, "source_ids": src, **result(r, sp, eos)}
+        case["unk_allowed"] = result(model.translate(src, MAX_LENGTH_FACTOR, allow_unk=True),
+                                     sp, eos)
+        case["shortlist"] = result(model.translate(src, MAX_LENGTH_FACTOR, shortlist, True),
+                                   sp, eos)
+        unpadded = result(model.translate(src, MAX_LENGTH_FACTOR, shortlist, True,
+                                          pad_shortlist=False), sp, eos)
+        if unpadded["ids"] != case["shortlist"]["ids"]:
+            case["shortlist_unpadded"] = unpadded
+        if k < TRACED:
+            case.update(traces(r, True))
+        cases.append(case)
+    fx = {"vocabularies": ["../ssru/vocab.spm"], "eos_id": eos, "unk_id": unk,
+          "models": {"model.bin": "float32"},
+          "bias_raised": {"<unk> %d" % unk: unk_raise, "first padding id %d" % pad_id: pad_raise},
+          "shortlist": {"file": "../ssru/lex.s2t.bin", "shared": True}, "cases": cases}
+    if run_bergamot:
+        fx["bergamot"] = {}
+        for run, short in (("float32", False), ("float32 shortlist", True)):
+            outputs = bergamot(["--model", "embnorm/model.bin", "--vocab", "ssru/vocab.spm",
+                                "--gemm", "float32"]
+                               + (["--shortlist", "ssru/lex.s2t.bin"] if short else []))
+            mine = [ref.bergamot_text(c["text"], (c["shortlist"] if short else c)["output"])
+                    for c in cases]
+            fx["bergamot"][run] = {
+                "model": "model.bin", "gemm": "float32", "shortlist": short, "outputs": outputs,
+                "same": sum(a == b for a, b in zip(outputs, mine)),
+                "same_as_float32": sum(a == b for a, b in zip(outputs, mine)),
+                "total": len(outputs)}
+    return fx
+
+
+MAKERS = {"ssru": make_ssru, "separate": make_separate, "opus": make_opus,
+          "embnorm": make_embnorm}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--no-bergamot", action="store_true", help="do not run Bergamot")
+    ap.add_argument("--only", choices=sorted(MAKERS),
+                    help="remake this fixture alone (its folder and its expected.json entry)")
+    args = ap.parse_args()
+    run_bergamot = not args.no_bergamot and os.path.isdir(NODE_MODULES)
+    names = [args.only] if args.only else list(MAKERS)
+    kept = {}
+    if args.only:
+        with open(os.path.join(OUT, "expected.json"), encoding="utf-8") as f:
+            kept = json.load(f)["fixtures"]
+    elif os.path.isdir(OUT):
+        shutil.rmtree(OUT)
+    for sub in names:
+        if os.path.isdir(os.path.join(OUT, sub)):
+            shutil.rmtree(os.path.join(OUT, sub))
+        os.makedirs(os.path.join(OUT, sub))
+
+    def write(rel, data):
+        with open(os.path.join(OUT, rel), "wb") as f:
+            f.write(data)
+
+    expected = {
+        "about": "tests/data/marian: written by models/goldens/make_marian_fixtures.py, checked by "
+                 "tests/marian_fixtures_test.py; the reference is tests/marian_reference.py",
+        "decoding": {
+            "beam": 1, "max_length_factor": MAX_LENGTH_FACTOR, "allow_unk": False,
+            "max_tokens": "ceil(max_length_factor * (source ids + 1 for </s>))",
+            "ids": "the output ids, ending in </s> when the model produced it",
+            "output": "the ids before </s> detokenised with the target vocabulary",
+            "bergamot": "Bergamot's text is the output with the source's leading and trailing "
+                        "whitespace around it (its FAITHFUL concatenation); \"same\" counts its "
+                        "outputs equal to that text from the reference's output of the same "
+                        "configuration (int8 ones: the reference's int8 model), "
+                        "\"same_as_float32\" from the float32 output",
+            "min_margin": "the smallest gap between the chosen logit and the next",
+            "cross_attention": "[layer][head][step][source position] (first %d sentences)" % TRACED,
+            "forget_gates": "[layer][step][D], SSRU decoders (first %d sentences)" % TRACED},
+        "sentences": SENTENCES,
+        "fixtures": kept,
+    }
+
+    for name in MAKERS:
+        if name in names:
+            kept[name] = MAKERS[name](write, run_bergamot)
+    expected["fixtures"] = {k: kept[k] for k in MAKERS if k in kept}
 
     with open(os.path.join(OUT, "expected.json"), "w", encoding="utf-8") as f:
         f.write(compact_json(expected) + "\n")

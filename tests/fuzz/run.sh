@@ -22,7 +22,7 @@ targets=(
   "text 2048"
   "marian_archive 8192 tests/data/marian_io/tiny.npz"
   "marian_text 4096"
-  "marian_bundle 240000 tests/data/marian/ssru/model.intgemm8.bin tests/data/marian/ssru/model.bin"
+  "marian_bundle 240000 tests/data/marian/ssru/model.intgemm8.bin tests/data/marian/ssru/model.bin tests/data/marian/embnorm/model.bin"
 )
 for spec in "${targets[@]}"; do
   read -r name max_len extra <<<"$spec"

@@ -2,7 +2,9 @@
 // tests/data/marian/ and their expected.json: greedy ids from an independent numpy transcription
 // of Marian's inference (tests/marian_reference.py), which Bergamot itself agrees with on every
 // sentence (recorded there). An SSRU decoder's forget gates and the cross-attention match the
-// reference's; the lexical shortlist selects as Marian's does.
+// reference's; the lexical shortlist selects as Marian's does (padded to a multiple of 8 ids);
+// <unk> is never chosen, as Marian's search suppresses it; a LayerNorm on the embeddings
+// (transformer-postprocess-emb n) is computed as Marian computes it.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -51,6 +53,11 @@ const BUNDLES = [
     name: 'ssru npz',
     fixture: 'ssru',
     marian: { model: file('ssru/model.npz'), vocabs: [file('ssru/vocab.spm')] },
+  },
+  {
+    name: 'embedding norm (transformer-postprocess-emb dn)',
+    fixture: 'embnorm',
+    marian: { model: file('embnorm/model.bin'), vocabs: [file('ssru/vocab.spm')] },
   },
   {
     name: 'separate vocabularies',
@@ -137,6 +144,64 @@ test('the lexical shortlist selects as Marian: the same ids as the reference wit
     const cases = EXPECTED.fixtures.ssru.cases;
     const got = await ids(t, { shortlist: true });
     got.forEach((s, i) => assert.ok(sameIds(s.targetIds, cases[i].shortlist.ids), cases[i].text));
+  } finally {
+    t.dispose();
+  }
+});
+
+test('<unk> is never chosen, as Marian suppresses it; nothing else is', async () => {
+  const fx = EXPECTED.fixtures.embnorm;
+  const unk = fx.unk_id;
+  // the fixture's <unk> would be emitted by a search that did not suppress it
+  assert.ok(fx.cases.filter((c) => c.unk_allowed.ids.includes(unk)).length >= 3);
+  const t = await loadTranslator({
+    marian: { model: file('embnorm/model.bin'), vocabs: [file('ssru/vocab.spm')] },
+    compute: 'f32',
+  });
+  try {
+    assert.equal(t.info.config.search_rules, 'marian');
+    assert.equal(t.info.config.embedding_norm, true);
+    const got = await ids(t);
+    assertSameIds(got, fx.cases);
+    for (const s of got) assert.ok(!s.targetIds.includes(unk), `${s.targetIds}`);
+    const beam = await t.translate(EXPECTED.sentences, { beam: 4 });
+    for (const r of beam) assert.ok(!r.sentences[0].targetIds.includes(unk));
+    // a control piece is not banned for a Marian model (Marian bans none): a forced <s> is taken
+    const bos = t.info.config.bos_id;
+    const forced = await t.translate('Hello world.', { forcedPrefix: [5, bos] });
+    assert.deepEqual(forced.sentences[0].targetIds.slice(0, 2), [5, bos]);
+    await assert.rejects(
+      t.translate('Hello world.', { forcedPrefix: [unk] }),
+      (e) => e.code === 'BAD_INPUT' && /unknown piece/.test(e.message),
+    );
+  } finally {
+    t.dispose();
+  }
+});
+
+test('the shortlist is padded to a multiple of 8 ids as Marian pads it', async () => {
+  const fx = EXPECTED.fixtures.embnorm;
+  const t = await loadTranslator({
+    marian: {
+      model: file('embnorm/model.bin'),
+      vocabs: [file('ssru/vocab.spm')],
+      shortlist: file('ssru/lex.s2t.bin'),
+      target: 'xx',
+    },
+    compute: 'f32',
+  });
+  try {
+    const got = await ids(t, { shortlist: true });
+    got.forEach((s, i) =>
+      assert.ok(sameIds(s.targetIds, fx.cases[i].shortlist.ids), fx.cases[i].text),
+    );
+    // where a padding id changes the output, Heed's is the padded selection's
+    const changed = fx.cases.filter((c) => c.shortlist_unpadded);
+    assert.ok(changed.length >= 2, `${changed.length} outputs hinge on the padding`);
+    for (const c of changed) {
+      const s = got[fx.cases.indexOf(c)];
+      assert.notEqual(s.targetIds.join(), c.shortlist_unpadded.ids.join(), c.text);
+    }
   } finally {
     t.dispose();
   }
