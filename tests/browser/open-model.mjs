@@ -5,7 +5,9 @@
 // word alignments is marked; a drop opens it too (the panel lit while dragging); two
 // vocabularies the names do not tell apart are put in order by their sizes; a bad bundle shows
 // the engine's message and the model before still translates; a .heed file opens alone (one
-// entry per direction); switching back to a local model re-opens its files; on a phone the
+// entry per direction); switching back to a local model re-opens its files; an OPUS-MT bundle
+// (model.npz, vocab.yml, source.spm, target.spm) opens in any order and translates as the Node
+// API does, and one without its .spm files is refused naming what is missing; on a phone the
 // button is on screen, big enough, opens the picker, and the gates do not widen the page.
 
 import { readFile } from 'node:fs/promises';
@@ -274,6 +276,47 @@ export async function openModelChecks({ check, browser, route, server, tiny, tex
         got.status,
       );
       assert(got.text === expected.text, `“${got.text}” after re-opening`);
+    });
+
+    await check('an OPUS-MT bundle in any order; an incomplete one is named', async () => {
+      const opus = path.join(DATA, 'opus');
+      const files = ['source.spm', 'target.spm', 'vocab.yml'];
+      const nodeOpus = await loadTranslator({
+        marian: {
+          model: path.join(opus, 'model.npz'),
+          vocabs: files.map((f) => path.join(opus, f)),
+        },
+      });
+      const want = await nodeOpus.translate(text, { beam: 4 });
+      nodeOpus.dispose();
+      const [npz, src, trg, yml] = await Promise.all(
+        ['model.npz', ...files].map((f) => fixture(`opus/${f}`, f)),
+      );
+      await p.setInputFiles('#open-model-input', [trg, yml, npz, src]);
+      await translated(p, 'local-5');
+      const got = await p.evaluate(pageModel);
+      await shot(p, '48-open-model-opus');
+      assert(got.open === 'opened' && /^Opened model\.npz: Marian/.test(got.status), got.status);
+      assert(
+        /source vocabulary source\.spm, target vocabulary target\.spm/.test(got.about),
+        got.about,
+      );
+      assert(/ids from vocab\.yml/.test(got.about), got.about);
+      assert(got.text === want.text, `page “${got.text}”, Node “${want.text}”`);
+      for (const [chosen, said] of [
+        [
+          [npz, yml],
+          /vocab\.yml numbers the model’s pieces but does not cut text.*source\.spm and target\.spm/,
+        ],
+        [[yml, npz, src], /source\.spm is the source’s, the target’s \(target\.spm\) is missing/],
+      ]) {
+        await p.evaluate(() => (document.documentElement.dataset.open = 'retry'));
+        await p.setInputFiles('#open-model-input', chosen);
+        await p.waitForFunction(() => document.documentElement.dataset.open === 'failed');
+        const failed = await p.evaluate(pageModel);
+        assert(said.test(failed.message), `message: ${failed.message}`);
+        assert(failed.model === 'local-5', `the opened model was dropped: ${failed.model}`);
+      }
     });
   } finally {
     await ctx.close();

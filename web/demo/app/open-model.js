@@ -22,9 +22,10 @@ async function spawn(plan, vocabs) {
   const { spawnTranslator } = await import('../../lib/heed-worker.js');
   const threads = pageThreads();
   if (plan.kind === 'heed') return spawnTranslator({ model: await bytesOf(plan.model), threads });
+  // why: the engine tells a vocab.yml from a .spm by its content; each kind keeps its order
   const [model, vocabBytes, shortlist] = await Promise.all([
     bytesOf(plan.model),
-    Promise.all(vocabs.map(bytesOf)),
+    Promise.all([...(plan.maps ?? []), ...vocabs].map(bytesOf)),
     plan.shortlist ? bytesOf(plan.shortlist) : null,
   ]);
   const { source, target } = plan;
@@ -93,6 +94,8 @@ function aboutText(plan) {
               : 'in the order chosen, as the names did not say — swap them if the translation looks wrong';
       parts.push(`source vocabulary ${a.name}, target vocabulary ${b.name} (${how})`);
     }
+    if (plan.maps?.length)
+      parts.push(`ids from ${plan.maps.map((f) => f.name).join(' and ')} (OPUS-MT's vocab.yml)`);
     if (plan.shortlist) parts.push(`shortlist ${plan.shortlist.name}`);
     if (plan.source === 'und') parts.push('languages not in the file names (und)');
   }

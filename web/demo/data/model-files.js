@@ -1,7 +1,9 @@
 // Which of the files a person chose is which part of a model: one Heed model (.heed), or a
 // Marian bundle as Firefox Translations and OPUS-MT ship it (the model .bin or .npz, one shared
-// or two SentencePiece vocabularies .spm, an optional lex.*.s2t.bin shortlist), and the
-// languages its names give. By name and size only: no DOM, nothing read here.
+// or two SentencePiece vocabularies .spm, an optional lex.*.s2t.bin shortlist; OPUS-MT's
+// vocab.yml id maps beside its source.spm and target.spm), and the languages its names give.
+// By name and size only: no DOM, nothing read here (the engine tells a .yml from a .spm by its
+// content, and wants each kind in source-then-target order).
 
 const GZ = /\.gz$/i;
 
@@ -77,9 +79,10 @@ const list = (files) => files.map((f) => f.name).join(', ');
 /**
  * The plan for `files` ([{name, size}], File objects, in the order chosen):
  *   {kind: 'heed', model, ignored}
- *   {kind: 'marian', model, vocabs: [shared] | [source, target], told, shortlist, source,
- *    target, ignored}  (`told`: the names said which vocabulary is which; languages 'und'
- *    when the names give none; `ignored`: files that are none of these)
+ *   {kind: 'marian', model, vocabs: [shared] | [source, target], maps: [] | [joint] |
+ *    [source, target], told, shortlist, source, target, ignored}  (`vocabs`: the SentencePiece
+ *    models; `maps`: OPUS-MT's vocab.yml id maps; `told`: the names said which vocabulary is
+ *    which; languages 'und' when the names give none; `ignored`: files that are none of these)
  * Throws an Error saying what is missing or too much.
  */
 export function sortModelFiles(files) {
@@ -92,6 +95,7 @@ export function sortModelFiles(files) {
     return { kind: 'heed', model: heed[0], ignored: [] };
   }
   const vocabs = files.filter((f) => ext(f) === 'spm');
+  const maps = files.filter((f) => ['yml', 'yaml'].includes(ext(f)));
   const lex = files.filter((f) => /^lex\b.*\.bin$/.test(bareName(f.name)));
   const weights = files
     .filter((f) => ['bin', 'npz'].includes(ext(f)) && !lex.includes(f))
@@ -99,7 +103,15 @@ export function sortModelFiles(files) {
   if (!weights.length)
     throw new Error(
       `no model among ${list(files)}: choose a Marian model (.bin or .npz) with its ` +
-        'vocabulary (.spm), or a Heed model (.heed)',
+        'vocabulary (.spm; for OPUS-MT vocab.yml, source.spm and target.spm), or a Heed model ' +
+        '(.heed)',
+    );
+  if (maps.length > 2)
+    throw new Error(`three or more vocab.yml files (${list(maps)}): choose one joint or two`);
+  if (maps.length && !vocabs.length)
+    throw new Error(
+      `${list(maps)} numbers the model’s pieces but does not cut text into them: an OPUS-MT ` +
+        'model also needs the SentencePiece models beside it (source.spm and target.spm)',
     );
   if (!vocabs.length)
     throw new Error(
@@ -111,15 +123,28 @@ export function sortModelFiles(files) {
   if (lex.length > 1) throw new Error(`more than one shortlist (${list(lex)}): choose one`);
   const model = weights[0];
   const langs = languagesOf([model, ...vocabs, ...lex].map((f) => f.name));
+  if (maps.length && vocabs.length === 1) {
+    const side = vocabSide(vocabs[0].name, langs);
+    const other = side === 'source' ? 'target' : 'source';
+    if (side)
+      throw new Error(
+        `an OPUS-MT bundle needs the source’s and the target’s SentencePiece models: ` +
+          `${vocabs[0].name} is the ${side}’s, the ${other}’s (${other}.spm) is missing`,
+      );
+  }
   const order = vocabs.length === 2 ? orderVocabs(vocabs, langs) : { vocabs, told: true };
+  const mapOrder = maps.length === 2 ? orderVocabs(maps, langs) : { vocabs: maps, told: true };
   return {
     kind: 'marian',
     model,
     vocabs: order.vocabs,
+    maps: mapOrder.vocabs,
     told: order.told,
     shortlist: lex[0] ?? null,
     source: langs?.source ?? 'und',
     target: langs?.target ?? 'und',
-    ignored: files.filter((f) => f !== model && !vocabs.includes(f) && !lex.includes(f)),
+    ignored: files.filter(
+      (f) => f !== model && !vocabs.includes(f) && !maps.includes(f) && !lex.includes(f),
+    ),
   };
 }
