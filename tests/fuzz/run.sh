@@ -29,7 +29,8 @@ for spec in "${targets[@]}"; do
   bin="$build/tests/fuzz/fuzz_$name"
   corpus="$work/$name"; mkdir -p "$corpus" "$keep"
   cp "$here/seeds/$name"/* "$corpus"/
-  for f in $extra; do cp "$root/$f" "$corpus/"; done
+  # why: named by their whole path, as two seed files may share a name (model.bin)
+  for f in $extra; do cp "$root/$f" "$corpus/${f//\//_}"; done
   start=$SECONDS
   # why: leak checks stay on (a leak is a bug too); -timeout bounds one input, max_total_time all
   "$bin" "$corpus" -dict="$here/heed.dict" -max_total_time="$seconds" -max_len="$max_len" \
