@@ -65,7 +65,8 @@ void expect_norms_match(const Case& c) {
         heed::ModelFile::parse(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
     ASSERT_EQ(file.info("decoder.0.cross_attn.o.weight").dtype, c.weight_type) << c.file;
     auto tr = heed::Translator::load_file(path);
-    const heed::ModelConfig& config = heed::load_model_file(path)->model.config();
+    const auto loaded = heed::load_model_file(path);  // why: config() refers into it
+    const heed::ModelConfig& config = loaded->model.config();
     heed::TranslateOptions o;
     o.max_length = 20;
     o.to = c.to;
