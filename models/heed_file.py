@@ -12,7 +12,7 @@ import numpy as np
 
 # why: BF16 has no numpy type; it is kept as its raw 16-bit patterns
 DTYPES = {"F32": np.float32, "F16": np.float16, "BF16": np.uint16, "I8": np.int8,
-          "U8": np.uint8, "I32": np.int32}
+          "U8": np.uint8, "U16": np.uint16, "I32": np.int32}
 
 
 class HeedFile:

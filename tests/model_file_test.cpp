@@ -164,6 +164,27 @@ TEST(ModelFile, ReadErrorsNameTheTensor) {
               "tensor 'ln.bias' is BF16, expected U8 bytes");
 }
 
+// The output shortlist's tables: I32, or U16 (half the bytes) for vocabularies up to 65,536.
+TEST(ModelFile, ReadsIntegerTablesFromI32AndU16) {
+    Writer w = valid_writer();
+    std::string i32;
+    for (std::uint32_t x : {0u, 7u, 70000u}) {
+        const char b[4] = {char(x & 0xFF), char((x >> 8) & 0xFF), char((x >> 16) & 0xFF),
+                           char(x >> 24)};
+        i32.append(b, 4);
+    }
+    w.add("shortlist.fr.offsets", "I32", {3}, i32);
+    w.add_u16("shortlist.fr.targets", "U16", {3}, {0, 7, 65535});
+    const std::string bytes = w.build();
+    const ModelFile f = parse(bytes);
+    EXPECT_EQ(f.read_i32("shortlist.fr.offsets"), (std::vector<std::int32_t>{0, 7, 70000}));
+    EXPECT_EQ(f.read_i32("shortlist.fr.targets"), (std::vector<std::int32_t>{0, 7, 65535}));
+    EXPECT_EQ(error_of([&] { f.read_f32("shortlist.fr.targets", {3}); }),
+              "tensor 'shortlist.fr.targets' holds U16 integers, not weights");
+    EXPECT_EQ(error_of([&] { f.read_i32("ln.weight"); }),
+              "tensor 'ln.weight' is F16 [2], expected a 1-D I32 or U16 tensor");
+}
+
 TEST(ModelFile, CheckAllUsedCountsScalesWithTheirTensor) {
     const std::string bytes = valid_writer().build();
     const ModelFile f = parse(bytes);
@@ -291,8 +312,8 @@ TEST(ModelFileErrors, EntryMissingFieldsOrWrongTypes) {
 
 TEST(ModelFileErrors, UnknownDtype) {
     EXPECT_TRUE(rejects(edited([](json& h) { h["ln.bias"]["dtype"] = "F64"; }),
-                        "tensor 'ln.bias' has unknown dtype 'F64' (expected F32, F16, BF16, I8 "
-                        "or U8)"));
+                        "tensor 'ln.bias' has unknown dtype 'F64' (expected F32, F16, BF16, I8, "
+                        "U8, U16 or I32)"));
     EXPECT_TRUE(
         rejects(edited([](json& h) { h["ln.bias"]["dtype"] = "f16"; }), "unknown dtype 'f16'"));
 }

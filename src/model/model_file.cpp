@@ -50,8 +50,8 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 
 bool parse_dtype(const std::string& s, DType& out) {
     static const std::pair<const char*, DType> table[] = {
-        {"F32", DType::F32}, {"F16", DType::F16}, {"BF16", DType::BF16},
-        {"I8", DType::I8},   {"U8", DType::U8},   {"I32", DType::I32}};
+        {"F32", DType::F32}, {"F16", DType::F16}, {"BF16", DType::BF16}, {"I8", DType::I8},
+        {"U8", DType::U8},   {"U16", DType::U16}, {"I32", DType::I32}};
     for (const auto& [name, dtype] : table)
         if (s == name) {
             out = dtype;
@@ -92,7 +92,8 @@ TensorInfo parse_entry(const std::string& name, const json& entry) {
         throw Error("tensor " + in_quotes(name) + " has a \"dtype\" that is not a string");
     if (!parse_dtype(dtype.get<std::string>(), t.dtype))
         throw Error("tensor " + in_quotes(name) + " has unknown dtype " +
-                    in_quotes(dtype.get<std::string>()) + " (expected F32, F16, BF16, I8 or U8)");
+                    in_quotes(dtype.get<std::string>()) +
+                    " (expected F32, F16, BF16, I8, U8, U16 or I32)");
 
     const json& shape = require_field(entry, name, "shape");
     if (!shape.is_array())
@@ -210,6 +211,8 @@ const char* dtype_name(DType dtype) {
             return "I8";
         case DType::U8:
             return "U8";
+        case DType::U16:
+            return "U16";
         case DType::I32:
             return "I32";
     }
@@ -223,6 +226,7 @@ std::size_t dtype_size(DType dtype) {
             return 4;
         case DType::F16:
         case DType::BF16:
+        case DType::U16:
             return 2;
         case DType::I8:
         case DType::U8:
@@ -342,7 +346,7 @@ const TensorInfo& ModelFile::info(const std::string& name) const {
 std::vector<float> ModelFile::read_f32(const std::string& name,
                                        const std::vector<std::size_t>& expected_shape) const {
     const TensorInfo& t = info(name);
-    if (t.dtype == DType::U8 || t.dtype == DType::I32)
+    if (t.dtype == DType::U8 || t.dtype == DType::U16 || t.dtype == DType::I32)
         throw Error("tensor " + in_quotes(name) + " holds " + dtype_name(t.dtype) +
                     " integers, not weights");
     if (t.shape != expected_shape)
@@ -373,6 +377,7 @@ std::vector<float> ModelFile::read_f32(const std::string& name,
             break;
         }
         case DType::U8:
+        case DType::U16:
         case DType::I32:
             break;  // refused above
     }
@@ -404,12 +409,15 @@ void ModelFile::read_i8(const std::string& name, const std::vector<std::size_t>&
 
 std::vector<std::int32_t> ModelFile::read_i32(const std::string& name) const {
     const TensorInfo& t = info(name);
-    if (t.dtype != DType::I32 || t.shape.size() != 1)
+    if ((t.dtype != DType::I32 && t.dtype != DType::U16) || t.shape.size() != 1)
         throw Error("tensor " + in_quotes(name) + " is " + dtype_name(t.dtype) + " " +
-                    shape_text(t.shape) + ", expected a 1-D I32 tensor");
+                    shape_text(t.shape) + ", expected a 1-D I32 or U16 tensor");
     std::vector<std::int32_t> out(t.shape[0]);
     const std::uint8_t* p = bytes_of(t);
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = std::int32_t(load_u32_le(p + 4 * i));
+    if (t.dtype == DType::U16)
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = std::int32_t(load_u16_le(p + 2 * i));
+    else
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = std::int32_t(load_u32_le(p + 4 * i));
     return out;
 }
 

@@ -13,8 +13,8 @@
 namespace heed {
 
 /// Element types a tensor may be stored in. I8 is per-row quantised (see ModelFile::read_f32);
-/// I32 holds integer tables (the output shortlist), never weights.
-enum class DType { F32, F16, BF16, I8, U8, I32 };
+/// U16 and I32 hold integer tables (the output shortlist), never weights.
+enum class DType { F32, F16, BF16, I8, U8, U16, I32 };
 
 /// The dtype's name as written in the header ("F32", ...).
 const char* dtype_name(DType dtype);
@@ -64,7 +64,7 @@ class ModelFile {
     /// expected [rows, cols] shape and that every scale is finite; throws for other dtypes.
     void read_i8(const std::string& name, const std::vector<std::size_t>& expected_shape,
                  std::vector<std::int8_t>& values, std::vector<float>& scales) const;
-    /// The values of a 1-D I32 tensor (e.g. the output shortlist's tables); throws for others.
+    /// The values of a 1-D I32 or U16 tensor (the output shortlist's tables); throws for others.
     std::vector<std::int32_t> read_i32(const std::string& name) const;
     /// The raw bytes of a U8 tensor (e.g. "tokenizer.model"); throws for other dtypes.
     std::string read_bytes(const std::string& name) const;
