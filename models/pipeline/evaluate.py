@@ -9,7 +9,7 @@ What it is not: training; PyTorch is only needed for --pytorch (the agreement ch
 Usage:
   /usr/bin/python3 -m models.pipeline.evaluate --model models/en-fr.heed --pair en-fr \
       [--source ddtp] [--split test] [--to LANG] [--pytorch N] [--beams 1 4] [--limit N] \
-      --report models/cards/en-fr.eval.json
+      [--shortlist] --report models/cards/en-fr.eval.json
   /usr/bin/python3 -m models.pipeline.evaluate --model models/multi.heed --matrix --limit 300 \
       --report models/cards/multi.eval.json
 """
@@ -31,11 +31,11 @@ def read(path, limit=0):
     return lines[:limit] if limit else lines
 
 
-def run_engine(heed, model, sources, beam, to=None):
+def run_engine(heed, model, sources, beam, to=None, shortlist=False):
     t0 = time.time()
     # why: --no-split: one line is one sentence, as PyTorch and the references see it
     cmd = [heed, "translate", "-m", model, "--no-split", "--beam", str(beam), "--ids"] + (
-        ["--to", to] if to else [])
+        ["--to", to] if to else []) + (["--shortlist"] if shortlist else [])
     out = subprocess.run(cmd, input="\n".join(sources) + "\n", capture_output=True, text=True)
     secs = time.time() - t0
     if out.returncode != 0:
@@ -89,13 +89,14 @@ def evaluate(args, pair, source, to):
     report = {
         "model": os.path.basename(args.model), "pair": pair, "source": source,
         "split": args.split, "sentences": len(sources), "words": words,
+        "shortlist": args.shortlist,
         "copy_source_bleu": round(corpus_bleu(sources, refs)[0], 2),
         "copy_source_chrf": round(corpus_chrf(sources, refs), 2),
         "results": [],
     }
     outputs = {}
     for beam in args.beams:
-        hyps, ids, secs = run_engine(args.heed, args.model, sources, beam, to)
+        hyps, ids, secs = run_engine(args.heed, args.model, sources, beam, to, args.shortlist)
         outputs[beam] = (hyps, ids)
         report["results"].append({
             "beam": beam, "bleu": round(corpus_bleu(hyps, refs)[0], 2),
@@ -180,6 +181,8 @@ def main():
                     help="at most N sentences, spread evenly over the split")
     ap.add_argument("--jobs", type=int, default=1,
                     help="with --matrix: evaluations run at once (the engine uses one core each)")
+    ap.add_argument("--shortlist", action="store_true",
+                    help="decode with the model's output shortlist (heed translate --shortlist)")
     ap.add_argument("--report")
     args = ap.parse_args()
     if args.matrix:
