@@ -1,6 +1,6 @@
 // Browser checks of a visitor's first minute, run by run.mjs: a cold first visit (a new profile)
 // fetches the model, the worker and the engine side by side and prints how long the first
-// translation took; the model download shows its bytes and time left; Translate pressed while
+// translation took, then again on a second visit (warm: the model from Cache Storage); the model download shows its bytes and time left; Translate pressed while
 // the model still downloads translates once it is there (never an error); a paste over the
 // length limit says what was kept; a link naming an unknown model says so; the header's status
 // stays on one line on a wide screen.
@@ -64,6 +64,28 @@ export async function firstVisitChecks({
         assert(
           wasm.start < model.end && worker.start < model.end,
           `the worker (${worker.start} ms) and the engine (${wasm.start} ms) were requested only after the model arrived (${model.end} ms)`,
+        );
+        // the same visitor again: the model from Cache Storage, the engine revalidated
+        const again = await ctx.newPage();
+        watch(again);
+        const statuses = [];
+        again.on('response', (r) => /\.heed$/.test(r.url()) && statuses.push(r.status()));
+        const t1 = Date.now();
+        await again.goto(`${server.url}demo/`);
+        await settled(again);
+        const warmMs = Date.now() - t1;
+        const warm = await again.evaluate(() => ({
+          state: document.documentElement.dataset.heed,
+          first: Math.round(window.heedDemo.firstTranslationMs),
+        }));
+        console.log(
+          `     warm first translation (same profile, page opened again): ${warmMs} ms from navigation (the page's own count: ${warm.first} ms); model responses: ${statuses.join(', ')}`,
+        );
+        assert(warm.state === 'translated', `warm visit state ${warm.state}`);
+        // why: the page revalidates its cached model with the stored ETag: 304, no download
+        assert(
+          statuses.length > 0 && statuses.every((st) => st === 304),
+          `the second visit's model responses were ${statuses.join(', ') || 'none'}, not 304`,
         );
       } finally {
         await ctx.close();
