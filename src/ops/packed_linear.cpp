@@ -3,6 +3,7 @@
 
 #include <cstddef>
 
+#include "core/thread_pool.h"
 #include "kernels/gemm.h"
 #include "kernels/gemm_i8.h"
 
@@ -52,24 +53,42 @@ PackedLinear::PackedLinear(const std::int8_t* q, const float* scales, const floa
 
 void PackedLinear::apply(const float* x, int rows, float* y) const noexcept {
     if (rows <= 0) return;
+    // why: every output column is computed on its own in the same k order whatever the block
+    // it lands in, so sharing columns out over the current pool changes no bit of y. Blocks
+    // start on multiples of 8: whole f32 panels (8 columns) and whole int8 panels (4 rows).
+    const double work = double(rows) * out_ * in_;
     switch (kernel_) {
         case LinearKernel::F32:
-            kernels::gemm_f32_4x8_simd128(rows, out_, in_, x, in_, packed_.data(), bias_.data(), y,
-                                          out_, /*accumulate=*/false);
+            parallel_ranges(out_, kernels::kGemmNr, work, [&](int j0, int j1) {
+                // panel j0/8 starts at 8·in·(j0/8) = j0·in
+                kernels::gemm_f32_4x8_simd128(rows, j1 - j0, in_, x, in_,
+                                              packed_.data() + std::size_t(j0) * in_,
+                                              bias_.data() + j0, y + j0, out_,
+                                              /*accumulate=*/false);
+            });
             return;
         case LinearKernel::Int8: {
             const int ldq = kernels::padded_k_i8(in_);
             std::int16_t* q = scratch_i16(std::size_t(rows) * ldq);
             float* a_scales = scratch_scales(std::size_t(rows));
             kernels::quantise_rows_i16(rows, in_, x, in_, q, ldq, a_scales);
-            kernels::gemm_i16i8_simd128(rows, out_, in_, q, ldq, a_scales, packed_i8_.data(),
-                                        scales_.data(), bias_.data(), y, out_);
+            parallel_ranges(out_, kernels::kGemmNr, work, [&](int j0, int j1) {
+                // panel j0/4 starts at 4·ldq·(j0/4) = j0·ldq
+                kernels::gemm_i16i8_simd128(rows, j1 - j0, in_, q, ldq, a_scales,
+                                            packed_i8_.data() + std::size_t(j0) * ldq,
+                                            scales_.data() + j0, bias_.data() + j0, y + j0, out_);
+            });
             return;
         }
-        case LinearKernel::Int8Widen:
-            kernels::gemm_f32i8_simd128(rows, out_, in_, x, in_, packed_i8_.data(), scales_.data(),
-                                        bias_.data(), y, out_);
+        case LinearKernel::Int8Widen: {
+            const int ldq = kernels::padded_k_i8(in_);
+            parallel_ranges(out_, kernels::kGemmNr, work, [&](int j0, int j1) {
+                kernels::gemm_f32i8_simd128(rows, j1 - j0, in_, x, in_,
+                                            packed_i8_.data() + std::size_t(j0) * ldq,
+                                            scales_.data() + j0, bias_.data() + j0, y + j0, out_);
+            });
             return;
+        }
     }
 }
 

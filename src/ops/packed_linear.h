@@ -34,7 +34,8 @@ class PackedLinear {
     LinearKernel kernel() const { return kernel_; }
 
     /// y[rows, out] = x[rows, in]·Wᵀ + b. `y` must not alias `x`. Allocates only per-thread
-    /// scratch that grows to the largest shape seen.
+    /// scratch that grows to the largest shape seen. Large products share their output
+    /// columns out over current_pool() (core/thread_pool.h), bit for bit as on one thread.
     void apply(const float* x, int rows, float* y) const noexcept;
     /// Convenience form for tests and cold paths (allocates the result).
     Mat operator()(const Mat& x) const;

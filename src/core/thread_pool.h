@@ -1,0 +1,104 @@
+// A small pool of worker threads that shares out one loop at a time between itself and the
+// calling thread, started once per translate call and reused by every matrix product of it
+// (starting a thread costs far more than one decode step's products). Not a task queue: one
+// loop at a time, each thread one part of it, the caller included.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace heed {
+
+/// Whether this build can start threads (a WebAssembly build without pthreads cannot).
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+inline constexpr bool kHaveThreads = false;
+#else
+inline constexpr bool kHaveThreads = true;
+#endif
+
+/// `threads` - 1 workers beside the thread that made the pool, which takes part too.
+class ThreadPool {
+  public:
+    /// Starts threads - 1 workers (none where kHaveThreads is false: then threads() is 1).
+    explicit ThreadPool(int threads);
+    /// Stops and joins the workers.
+    ~ThreadPool();
+    ThreadPool(const ThreadPool&) = delete;
+    ThreadPool& operator=(const ThreadPool&) = delete;
+
+    int threads() const { return int(workers_.size()) + 1; }
+
+    /// Calls f(part) for every part in 0..threads()-1: part 0 on the calling thread, part i on
+    /// worker i; returns when every part is done. `f` must not throw. Only the thread that made
+    /// the pool calls run(), one run at a time.
+    template <class F>
+    void run(F&& f) {
+        using Fn = std::remove_reference_t<F>;
+        run_erased([](void* ctx, int part) { (*static_cast<Fn*>(ctx))(part); }, &f);
+    }
+
+  private:
+    void run_erased(void (*fn)(void*, int), void* ctx);
+    void work(int part);
+
+    std::vector<std::thread> workers_;
+    std::mutex mutex_;
+    std::condition_variable wake_, done_;
+    std::atomic<unsigned> generation_{0};  ///< bumped once per run (and to stop)
+    std::atomic<int> pending_{0};          ///< workers still on this run's part
+    std::atomic<bool> stop_{false};
+    void (*fn_)(void*, int) = nullptr;  ///< this run's loop, type-erased (no allocation)
+    void* ctx_ = nullptr;
+};
+
+/// The pool the calling thread's products may share out, or null (work on this thread alone).
+/// Set for a scope by PoolScope; a pool's workers have none, so work never nests.
+ThreadPool* current_pool();
+
+/// Makes `pool` (null: none) the calling thread's current_pool() until the scope ends.
+class PoolScope {
+  public:
+    explicit PoolScope(ThreadPool* pool);
+    ~PoolScope();
+    PoolScope(const PoolScope&) = delete;
+    PoolScope& operator=(const PoolScope&) = delete;
+
+  private:
+    ThreadPool* previous_;
+};
+
+/// Multiply-adds one extra thread must get before sharing a product pays for the hand-over
+/// (measured: bench/thread_pool_bench, see thread_pool.cpp).
+inline constexpr double kParallelMinWork = 1 << 15;
+
+/// Splits [0, n) into up to current_pool()->threads() blocks with boundaries on multiples of
+/// `align` and calls f(begin, end) on each non-empty block, in parallel, when `work`
+/// (multiply-adds in all) gives each extra thread at least kParallelMinWork; otherwise calls
+/// f(0, n) on this thread. Which element lands in which block never changes a result as long
+/// as f computes each element on its own.
+template <class F>
+void parallel_ranges(int n, int align, double work, F&& f) {
+    ThreadPool* pool = current_pool();
+    const int units = (n + align - 1) / align;
+    int parts = pool ? std::min(pool->threads(), units) : 1;
+    while (parts > 1 && work < kParallelMinWork * (parts - 1)) --parts;
+    if (parts <= 1) {
+        f(0, n);
+        return;
+    }
+    pool->run([&](int part) {
+        if (part >= parts) return;
+        const int u0 = int(std::ptrdiff_t(units) * part / parts);
+        const int u1 = int(std::ptrdiff_t(units) * (part + 1) / parts);
+        const int begin = u0 * align, end = std::min(n, u1 * align);
+        if (begin < end) f(begin, end);
+    });
+}
+
+}  // namespace heed
