@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
-#include <thread>
 
 #include "core/error.h"
+#include "core/thread_pool.h"
 #include "core/utf8.h"
 #include "decoding/search.h"
 #include "model/explain.h"
@@ -18,13 +18,6 @@
 
 namespace heed {
 namespace {
-
-// why: a WebAssembly build without pthreads cannot start a std::thread
-#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
-constexpr bool kHaveThreads = false;
-#else
-constexpr bool kHaveThreads = true;
-#endif
 
 bool is_blank(const std::string& s) {
     for (unsigned char ch : s)
@@ -201,24 +194,29 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& t
 
 std::vector<Translation> Translator::translate_ids(std::vector<std::vector<int>> ids,
                                                    const TranslateOptions& options) const {
-    const int threads = std::min(options.threads, int(ids.size()));
-    if (!kHaveThreads || threads <= 1) return translate_group(std::move(ids), options);
+    if (!kHaveThreads || options.threads <= 1 || ids.empty())
+        return translate_group(std::move(ids), options);
+    // why: the threads are started once for the call and reused by every product of it
+    ThreadPool pool(options.threads);
+    const int threads = pool.threads();
+    if (int(ids.size()) < threads) {
+        // why: fewer sentences than threads: every thread works inside each large product
+        // (output columns shared out, the same bits as one thread)
+        PoolScope scope(&pool);
+        return translate_group(std::move(ids), options);
+    }
     // why: sentence i goes to group i % threads, so long and short sentences spread evenly
     std::vector<std::vector<std::vector<int>>> groups(threads);
     for (std::size_t i = 0; i < ids.size(); ++i) groups[i % threads].push_back(std::move(ids[i]));
     std::vector<std::vector<Translation>> results(threads);
     std::vector<std::exception_ptr> errors(threads);
-    const auto run = [&](int g) {
+    pool.run([&](int g) {
         try {
             results[g] = translate_group(std::move(groups[g]), options);
         } catch (...) {
             errors[g] = std::current_exception();
         }
-    };
-    std::vector<std::thread> workers;
-    for (int g = 1; g < threads; ++g) workers.emplace_back(run, g);
-    run(0);
-    for (std::thread& w : workers) w.join();
+    });
     for (const std::exception_ptr& e : errors)
         if (e) std::rethrow_exception(e);
     std::vector<Translation> out;
@@ -310,6 +308,9 @@ Translation Translator::translate_one(const std::string& text, const TranslateOp
     check_options(options);
     check_against_model(options);  // why: an unknown target or head fails before any work
     const ModelConfig& c = loaded_->model.config();
+    // why: one sentence: every thread of options.threads works inside each large product
+    ThreadPool pool(options.threads);
+    PoolScope scope(&pool);
     Prepared p;
     p.ids = source_ids(loaded_->tokenizer, c, text);
     p.memory = loaded_->model.encode(p.ids, options.return_attention ? &p.trace : nullptr,

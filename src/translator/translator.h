@@ -62,9 +62,11 @@ struct TranslateOptions {
     /// probabilities are then normalised over those). The model must have one for the target
     /// language. Attention is computed as without it.
     bool shortlist = false;
-    /// Threads a batch of sentences is decoded on (each thread a share of the sentences, the
-    /// same translations as one thread). A WebAssembly build without pthreads, or a single
-    /// sentence, uses one.
+    /// Threads a call is decoded on: with at least as many sentences as threads each thread
+    /// takes a share of the sentences; with fewer (one long sentence, a beam) every thread
+    /// works inside each large matrix product (output columns shared out). Either way the
+    /// same translations, bit for bit, as one thread. A WebAssembly build without pthreads
+    /// uses one.
     int threads = 1;
 };
 
@@ -206,8 +208,8 @@ class Translator {
 
   private:
     explicit Translator(std::unique_ptr<LoadedModel> loaded);
-    /// translate() on source ids already checked and tokenised (EOS included), shared out over
-    /// options.threads threads.
+    /// translate() on source ids already checked and tokenised (EOS included), on
+    /// options.threads threads (sentences shared out, or the products of each).
     std::vector<Translation> translate_ids(std::vector<std::vector<int>> ids,
                                            const TranslateOptions& options) const;
     /// translate_ids() of one group of sentences, on the calling thread.
