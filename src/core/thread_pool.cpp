@@ -3,14 +3,26 @@
 #include "core/thread_pool.h"
 
 #include <chrono>
+#include <cstdint>
+#include <system_error>
 
 namespace heed {
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 // why: a decode step's products follow each other within microseconds (a layer norm, an
 // attention row between them); a worker that slept on the condition variable takes tens of
-// microseconds to wake, longer than a small product, so both sides spin this long first.
+// microseconds to wake (more under WebAssembly), longer than a small product, so both sides
+// spin this long first.
 constexpr auto kSpin = std::chrono::microseconds(200);
+// why: spinning pays only while every thread has a core of its own. On a machine with fewer
+// free cores than threads a spinning thread takes the core of the one it waits for (measured
+// on a loaded 2-core machine: 450 us per hand-over under WebAssembly, which cannot yield,
+// against 20 us for sleeping at once). A spinning thread that finds it was off its core for
+// kPreempted between two clock reads stops all spinning of its pool for kBackOff.
+constexpr auto kPreempted = std::chrono::microseconds(50);
+constexpr auto kBackOff = std::chrono::milliseconds(100);
 
 inline void relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -18,30 +30,43 @@ inline void relax() {
 #endif
 }
 
-/// Spins until `done()` or kSpin has passed; -> done().
-template <class Done>
-bool spin_until(Done&& done) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 1;; ++i) {
-        if (done()) return true;
-        // why: on a machine with fewer free cores than threads the thread we wait for may be
-        // off its core; after a short busy wait, yielding lets it run here
-        if (i < 256)
-            relax();
-        else
-            std::this_thread::yield();
-        // why: reading the clock costs more than a spin, so only every 64th
-        if (i % 64 == 0 && std::chrono::steady_clock::now() - start > kSpin) return done();
-    }
-}
+inline std::int64_t ticks(Clock::time_point t) { return t.time_since_epoch().count(); }
 
 thread_local ThreadPool* t_current = nullptr;
 
 }  // namespace
 
+template <class Done>
+bool ThreadPool::spin_until(Done&& done) {
+    const Clock::time_point start = Clock::now();
+    if (ticks(start) < calm_until_.load(std::memory_order_relaxed)) return done();
+    Clock::time_point last = start;
+    for (int i = 1;; ++i) {
+        if (done()) return true;
+        // why: after a short busy wait, yielding lets a thread that shares this core run
+        if (i < 256)
+            relax();
+        else
+            std::this_thread::yield();
+        if (i % 64 != 0) continue;  // why: reading the clock costs more than a spin
+        const Clock::time_point now = Clock::now();
+        if (now - last > kPreempted) {
+            calm_until_.store(ticks(now + kBackOff), std::memory_order_relaxed);
+            return done();
+        }
+        if (now - start > kSpin) return done();
+        last = now;
+    }
+}
+
 ThreadPool::ThreadPool(int threads) {
     if (!kHaveThreads) return;
-    for (int part = 1; part < threads; ++part) workers_.emplace_back([this, part] { work(part); });
+    try {
+        for (int part = 1; part < threads; ++part)
+            workers_.emplace_back([this, part] { work(part); });
+    } catch (const std::system_error&) {
+        // why: the system refused another thread; the pool works with those it has
+    }
 }
 
 ThreadPool::~ThreadPool() {

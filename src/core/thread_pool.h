@@ -8,6 +8,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -25,7 +26,8 @@ inline constexpr bool kHaveThreads = true;
 /// `threads` - 1 workers beside the thread that made the pool, which takes part too.
 class ThreadPool {
   public:
-    /// Starts threads - 1 workers (none where kHaveThreads is false: then threads() is 1).
+    /// Starts threads - 1 workers (none where kHaveThreads is false: then threads() is 1;
+    /// fewer when the system refuses a thread).
     explicit ThreadPool(int threads);
     /// Stops and joins the workers.
     ~ThreadPool();
@@ -46,6 +48,9 @@ class ThreadPool {
   private:
     void run_erased(void (*fn)(void*, int), void* ctx);
     void work(int part);
+    /// Spins until done() or the spin time has passed (at once while spinning is off); -> done().
+    template <class Done>
+    bool spin_until(Done&& done);
 
     std::vector<std::thread> workers_;
     std::mutex mutex_;
@@ -55,6 +60,8 @@ class ThreadPool {
     std::atomic<bool> stop_{false};
     void (*fn_)(void*, int) = nullptr;  ///< this run's loop, type-erased (no allocation)
     void* ctx_ = nullptr;
+    /// Steady-clock ticks before which nobody spins (a thread was seen off its core).
+    std::atomic<std::int64_t> calm_until_{0};
 };
 
 /// The pool the calling thread's products may share out, or null (work on this thread alone).

@@ -11,11 +11,16 @@
 #include <limits>
 #include <numeric>
 
+#include "core/thread_pool.h"
 #include "decoding/search.h"
 #include "decoding/utf8_guard.h"
 
 namespace heed {
 namespace {
+
+/// A log-softmax entry's cost in multiply-adds (an exponential, a sum, a subtraction), for
+/// parallel_ranges.
+constexpr double kSoftmaxWork = 8;
 
 float normalised(float logprob, std::size_t length, float penalty) {
     return penalty == 0.0f ? logprob : logprob / std::pow(float(length), penalty);
@@ -121,9 +126,14 @@ class Beam {
     /// Each row's log-probabilities (bans and the UTF-8 guard applied) plus its hypothesis's
     /// score: the candidate totals.
     void score_rows(int t) {
+        // why: the rows' log-softmaxes are independent (each the same bits on any thread), so
+        // they are shared out over the call's pool when it has one; the rest reads shared
+        // scratch and stays on this thread
+        parallel_ranges(K_, 1, kSoftmaxWork * K_ * V_, [this](int r0, int r1) {
+            for (int r = r0; r < r1; ++r) log_softmax(row(r), V_);
+        });
         for (int r = 0; r < K_; ++r) {
             float* lp = row(r);
-            log_softmax(lp, V_);
             ban(lp, cols_, opt_.banned);
             if (opt_.bytes) {
                 tail_.clear();  // why: a character is at most four bytes; its last pieces suffice

@@ -1,9 +1,11 @@
 // The pthreads build through the package: loadTranslator({threads}) in Node (and inside the
-// package's worker), a batch decoded on several threads equal to one thread, every thread
+// package's worker), a batch decoded on several threads equal to one thread, one long sentence
+// with its products shared out over 2 and 3 threads equal to one thread bit for bit, every thread
 // count of the range on a batch of 16 (no hang), the options checked, the pthreads heap flat
 // over 2,000 calls, and the process free to exit afterwards.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +38,37 @@ test('a batch on 2 threads translates as on 1 (greedy and beam), in order', asyn
   } finally {
     one.dispose();
     two.dispose();
+  }
+});
+
+test('one long sentence on 2 and 3 threads (products shared) equals 1 thread bit for bit', async () => {
+  const long = readFileSync(path.join(ROOT, 'bench', 'long_sentence.txt'), 'utf8').trim();
+  const t = await loadTranslator({ model: path.join(ROOT, 'models', 'multi.heed'), threads: 3 });
+  try {
+    for (const beam of [1, 4]) {
+      const options = { to: 'de', beam, attention: true };
+      const [want] = await t.translate([long], { ...options, threads: 1 });
+      assert.ok(want.attention, 'the trace is returned');
+      for (const threads of [2, 3]) {
+        const [got] = await t.translate([long], { ...options, threads });
+        const what = `beam ${beam}, ${threads} threads`;
+        assert.deepEqual(got.targetIds, want.targetIds, what);
+        assert.deepEqual(got.tokenProbs, want.tokenProbs, what);
+        assert.equal(got.scores, want.scores, what);
+        assert.deepEqual(got.attention, want.attention, what);
+      }
+      // the paragraph path with step events (one sentence at a time) shares products too
+      let steps = 0;
+      const streamed = await t.translate(long, {
+        ...options,
+        threads: 2,
+        onStep: () => void steps++,
+      });
+      assert.deepEqual(streamed.sentences[0].targetIds, want.targetIds, `beam ${beam}, onStep`);
+      assert.ok(steps > 0);
+    }
+  } finally {
+    t.dispose();
   }
 });
 
