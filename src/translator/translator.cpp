@@ -19,6 +19,14 @@
 namespace heed {
 namespace {
 
+/// Whether the threads of a call share each product of its one sentence instead of taking a
+/// sentence each. Beam search only: on this project's 2-vCPU machine, one 40-word sentence on
+/// 2 threads ran 0.67-0.99x its 1-thread speed greedy (a step's products are too small for the
+/// hand-over) but 1.15-1.47x under beam 4 in the pthreads WebAssembly build (README, Speed).
+bool shares_products(const TranslateOptions& options, std::size_t sentences) {
+    return sentences == 1 && options.beam_size > 1 && options.threads > 1;
+}
+
 bool is_blank(const std::string& s) {
     for (unsigned char ch : s)
         if (!std::isspace(ch)) return false;
@@ -197,14 +205,16 @@ std::vector<Translation> Translator::translate_ids(std::vector<std::vector<int>>
     if (!kHaveThreads || options.threads <= 1 || ids.empty())
         return translate_group(std::move(ids), options);
     // why: the threads are started once for the call and reused by every product of it
-    ThreadPool pool(options.threads);
+    const bool share_products = shares_products(options, ids.size());
+    ThreadPool pool(share_products ? options.threads : std::min(options.threads, int(ids.size())));
     const int threads = pool.threads();
-    if (int(ids.size()) < threads) {
-        // why: fewer sentences than threads: every thread works inside each large product
-        // (output columns shared out, the same bits as one thread)
+    if (share_products) {
+        // why: one sentence: every thread works inside each large product (output columns
+        // shared out, the same bits as one thread)
         PoolScope scope(&pool);
         return translate_group(std::move(ids), options);
     }
+    if (threads <= 1) return translate_group(std::move(ids), options);
     // why: sentence i goes to group i % threads, so long and short sentences spread evenly
     std::vector<std::vector<std::vector<int>>> groups(threads);
     for (std::size_t i = 0; i < ids.size(); ++i) groups[i % threads].push_back(std::move(ids[i]));
@@ -308,8 +318,9 @@ Translation Translator::translate_one(const std::string& text, const TranslateOp
     check_options(options);
     check_against_model(options);  // why: an unknown target or head fails before any work
     const ModelConfig& c = loaded_->model.config();
-    // why: one sentence: every thread of options.threads works inside each large product
-    ThreadPool pool(options.threads);
+    // why: one sentence: under beam search every thread of options.threads works inside each
+    // large product
+    ThreadPool pool(kHaveThreads && shares_products(options, 1) ? options.threads : 1);
     PoolScope scope(&pool);
     Prepared p;
     p.ids = source_ids(loaded_->tokenizer, c, text);
