@@ -97,7 +97,7 @@ export async function firstVisitChecks({
     const { ctx, p } = await fresh();
     try {
       const cdp = await ctx.newCDPSession(p);
-      // why: about 4 MB/s, so the 12.8 MB default model takes a few seconds to arrive
+      // why: about 4 MB/s, so the 15 MB default model takes a few seconds to arrive
       await cdp.send('Network.emulateNetworkConditions', {
         offline: false,
         latency: 20,

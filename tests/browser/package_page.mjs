@@ -18,8 +18,8 @@ import { startServer } from '../../scripts/serve.mjs';
 import { installPackedTarball } from '../packed.mjs';
 
 const TEXT = 'It can be used to monitor network traffic in real time.';
-const MODEL = 'node_modules/heed-models/en-fr.heed';
-const BARE = 'heed-models/en-fr.heed'; // a package name: Node resolves it, a browser cannot
+const MODEL = 'node_modules/heed-models/multi.heed';
+const BARE = 'heed-models/multi.heed'; // a package name: Node resolves it, a browser cannot
 const SHOT = path.join(REPO, 'tests/browser/screenshots/12-package-page.png');
 
 // What a user's page does: everything below runs in the browser, as a module script.

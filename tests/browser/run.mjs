@@ -1116,15 +1116,15 @@ export async function run({
       });
     }
 
-    const enFr = entries.find((e) => e.id === 'en-fr');
+    const enFr = entries.find((e) => e.id === 'multi-en-fr');
     if (enFr)
       await check(
-        'shortlist: off for the tiny model, on for en-fr equals the Node API',
+        'shortlist: off for the tiny model, on for multi-en-fr equals the Node API',
         async () => {
           const t = await loadTranslator({
             model: new Uint8Array(await readFile(path.join(modelsRoot, enFr.file))),
           });
-          const want = await t.translate(TEXT, { beam: 1, shortlist: true });
+          const want = await t.translate(TEXT, { beam: 1, shortlist: true, to: enFr.to });
           t.dispose();
           const p = await context.newPage();
           watch(p);
@@ -1134,7 +1134,7 @@ export async function run({
           await settled(p);
           assert(await p.isDisabled('#shortlist'), 'the tiny model has no shortlist: box enabled');
           await p.goto(
-            `${server.url}demo/#model=en-fr&beam=1&shortlist=1&text=${encodeURIComponent(TEXT)}`,
+            `${server.url}demo/#model=${enFr.id}&beam=1&shortlist=1&text=${encodeURIComponent(TEXT)}`,
           );
           await p.reload();
           await settled(p);

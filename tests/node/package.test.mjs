@@ -139,12 +139,8 @@ test('npm pack of both packages, installed side by side in an empty project, use
   assert.ok(!files.some((f) => f.endsWith('.heed')), 'the engine tarball holds a model');
   assert.deepEqual(models.files, [
     'README.md',
-    'cards/en-de.md',
-    'cards/en-fr.md',
     'cards/licences.txt',
     'cards/multi.md',
-    'en-de.heed',
-    'en-fr.heed',
     'models.json',
     'multi.heed',
     'package.json',
@@ -230,7 +226,7 @@ test('npm pack of both packages, installed side by side in an empty project, use
     import { createRequire } from 'node:module';
     import { loadTranslator } from 'heed';
     import { spawnTranslator } from 'heed/worker';
-    const model = 'heed-models/en-fr.heed';
+    const model = 'heed-models/multi.heed';
     const t = await loadTranslator({ model });
     const r = await t.translate(${JSON.stringify(SHIPPED_TEXT)});
     t.dispose();
@@ -246,15 +242,15 @@ test('npm pack of both packages, installed side by side in an empty project, use
   const shipped = JSON.parse(
     execFileSync(process.execPath, [path.join(app, 'models.mjs')], { cwd: work, encoding: 'utf8' }),
   );
-  const repoModel = await loadTranslator({ model: path.join(ROOT, 'models', 'en-fr.heed') });
+  const repoModel = await loadTranslator({ model: path.join(ROOT, 'models', 'multi.heed') });
   const wantShipped = await repoModel.translate(SHIPPED_TEXT);
   repoModel.dispose();
   assert.deepEqual(shipped.ids, wantShipped.targetIds);
   assert.deepEqual(shipped.workerIds, wantShipped.targetIds);
   assert.equal(shipped.missing, 'LOAD_FAILED');
-  assert.match(shipped.resolved, /^file:.*\/app\/node_modules\/heed-models\/en-fr\.heed$/);
-  assert.equal(shipped.required, path.join(app, 'node_modules', 'heed-models', 'en-fr.heed'));
-  assert.equal(shipped.directions, 6);
+  assert.match(shipped.resolved, /^file:.*\/app\/node_modules\/heed-models\/multi\.heed$/);
+  assert.equal(shipped.required, path.join(app, 'node_modules', 'heed-models', 'multi.heed'));
+  assert.equal(shipped.directions, 4);
 
   // the package's bin: npx heed in the project, a model by path or by its package's file
   const npx = (...args) =>
@@ -263,13 +259,13 @@ test('npm pack of both packages, installed side by side in an empty project, use
     npx('translate', '-m', TINY, '--max-length', '20', 'A simple text editor'),
     'Une égumentation de calisémentation de che\n',
   );
-  const info = npx('info', '-m', 'heed-models/en-fr.heed');
-  assert.match(info, /^directions: en-fr\n\{\n {2}"compute": "int8",\n/);
+  const info = npx('info', '-m', 'heed-models/multi.heed');
+  assert.match(info, /^directions: en-de, de-en, en-fr, fr-en\n\{\n {2}"compute": "int8",\n/);
   const cli = nativeCli();
   if (cli)
     assert.equal(
       info,
-      execFileSync(cli, ['info', '-m', path.join(ROOT, 'models', 'en-fr.heed')], {
+      execFileSync(cli, ['info', '-m', path.join(ROOT, 'models', 'multi.heed')], {
         encoding: 'utf8',
       }),
     );

@@ -40,14 +40,14 @@ function get(urlPath, headers = {}) {
   });
 }
 
-const MODEL = readFileSync(path.join(ROOT, 'models', 'en-fr.heed'));
+const MODEL = readFileSync(path.join(ROOT, 'models', 'multi.heed'));
 
 test('a byte range is served as 206 with the exact bytes', async () => {
-  const r = await get('/models/en-fr.heed', { range: 'bytes=8-23' });
+  const r = await get('/models/multi.heed', { range: 'bytes=8-23' });
   assert.equal(r.status, 206);
   assert.equal(r.headers['content-range'], `bytes 8-23/${MODEL.length}`);
   assert.deepEqual(r.body, MODEL.subarray(8, 24));
-  const tail = await get('/models/en-fr.heed', { range: 'bytes=-5' });
+  const tail = await get('/models/multi.heed', { range: 'bytes=-5' });
   assert.equal(tail.status, 206);
   assert.deepEqual(tail.body, MODEL.subarray(MODEL.length - 5));
   const js = await get('/lib/heed.js', { range: 'bytes=0-0', 'accept-encoding': 'gzip' });
@@ -57,7 +57,7 @@ test('a byte range is served as 206 with the exact bytes', async () => {
 });
 
 test('a range past the end is 416', async () => {
-  const r = await get('/models/en-fr.heed', { range: `bytes=${MODEL.length}-` });
+  const r = await get('/models/multi.heed', { range: `bytes=${MODEL.length}-` });
   assert.equal(r.status, 416);
   assert.equal(r.headers['content-range'], `bytes */${MODEL.length}`);
 });
@@ -72,14 +72,14 @@ test('only loopback Host names are answered', async () => {
 test('a file path with a trailing slash is not the file', async () => {
   assert.equal((await get('/lib/heed.js')).status, 200);
   assert.equal((await get('/lib/heed.js/')).status, 404);
-  assert.equal((await get('/models/en-fr.heed/')).status, 404);
+  assert.equal((await get('/models/multi.heed/')).status, 404);
 });
 
 test('only the models listed in models.json are served', async () => {
   assert.equal((await get('/models/models.json')).status, 200);
-  assert.equal((await get('/models/en-fr.heed')).status, 200);
-  assert.equal((await get('/models/en-de.heed')).status, 200);
+  assert.equal((await get('/models/multi.heed')).status, 200);
   for (const p of [
+    '/models/en-fr.heed', // retired: in the repository for the tests, not in models.json
     '/models/checkpoints/en-fr.f16.heed',
     '/models/tiny/tiny.heed',
     '/models/tiny/tiny-post.heed',

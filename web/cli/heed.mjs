@@ -232,7 +232,7 @@ function loadHandle(core, bytes, int8) {
 
 /**
  * `-m MODEL`'s bytes. A path that names no file but reads as an installed package's file
- * ('heed-models/en-fr.heed') is that file, as loadTranslator finds it; else the native messages.
+ * ('heed-models/multi.heed') is that file, as loadTranslator finds it; else the native messages.
  */
 async function modelFile(path, limit) {
   if (!existsSync(path) && isPackageFile(path)) {
