@@ -44,9 +44,9 @@ def lines(path):
 
 
 def count(sp, pairs, V):
-    """-> (c_src [V], c_tgt [V], c_pair [V, V]) over [(src_lines, tgt_lines)]: in how many pairs
-    each source piece, target piece and (source, target) pair of pieces occurs."""
-    c_src = np.zeros(V, np.int64)
+    """-> (c_tgt [V], c_pair [V, V]) over [(src_lines, tgt_lines)]: in how many pairs each target
+    piece and each (source, target) pair of pieces occurs (c(s) is not needed: it is the same
+    along a row of c_pair, so it does not change a row's ranking)."""
     c_tgt = np.zeros(V, np.int64)
     c_pair = np.zeros(V * V, np.int32)
     for src_lines, tgt_lines in pairs:
@@ -56,13 +56,12 @@ def count(sp, pairs, V):
             keys = []
             for s, t in zip(s_ids, t_ids):
                 s, t = np.unique(s), np.unique(t)
-                c_src[s] += 1
                 c_tgt[t] += 1
                 keys.append((s[:, None] * V + t[None, :]).ravel())
             if keys:
                 k, n = np.unique(np.concatenate(keys), return_counts=True)
                 c_pair[k] += n.astype(np.int32)
-    return c_src, c_tgt, c_pair.reshape(V, V)
+    return c_tgt, c_pair.reshape(V, V)
 
 
 def build(c_tgt, c_pair, frequent_n, per_source, min_count, specials):
@@ -142,7 +141,7 @@ def main():
             del tensors[name]  # why: rebuilding replaces every language's old tables
     for lang, parts in sorted(corpus(a).items()):
         pairs = [(lines(p + s), lines(p + t)) for _, p, _, s, t in parts]
-        _, c_tgt, c_pair = count(sp, pairs, V)
+        c_tgt, c_pair = count(sp, pairs, V)
         frequent, offsets, targets = build(c_tgt, c_pair, a.frequent, a.per_source, a.min_count,
                                            specials)
         del c_pair
