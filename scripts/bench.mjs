@@ -103,22 +103,26 @@ function others() {
         [path.join(ort, 'bench.mjs'), '--json', '--skip-gemm', '--rounds', '5'],
         { encoding: 'utf8', cwd: ROOT },
       );
-      const { load, rounds, rows, agreement } = JSON.parse(
+      const results = JSON.parse(
         out
           .split('\n')
           .find((l) => l.startsWith('JSON '))
           .slice(5),
       );
-      console.log(
-        `  onnxruntime-web (bench/ort/bench.mjs, ${rounds} rounds; load average ${load.start} ` +
-          `at its start, ${load.end} at its end):`,
-      );
-      for (const r of rows) {
-        const same = r.heed ? '' : `, greedy ids = Heed's ${agreement[r.name]}/${SENTENCES.length}`;
+      for (const [runtime, { load, rounds, rows, agreement }] of Object.entries(results)) {
         console.log(
-          `  ${pad(`${r.compute}: ${r.name}`, 60)} ${num(r.wordsPerSecond)}  ` +
-            `${r.heed ? '' : `${r.heedOverIt.toFixed(2)}×`}${same}`,
+          `  onnxruntime-web in ${runtime === 'node' ? 'Node' : 'Chromium'} (bench/ort/bench.mjs, ` +
+            `${rounds} rounds; load average ${load.start} at its start, ${load.end} at its end):`,
         );
+        for (const r of rows) {
+          const same = r.heed
+            ? ''
+            : `, greedy ids = Heed's ${agreement[r.name]}/${SENTENCES.length}`;
+          console.log(
+            `  ${pad(`${r.compute}: ${r.name}`, 60)} ${num(r.wordsPerSecond)}  ` +
+              `${r.heed ? '' : `${r.heedOverIt.toFixed(2)}×`}${same}`,
+          );
+        }
       }
     } catch (e) {
       console.log(`  onnxruntime-web: bench/ort/bench.mjs failed: ${e.message.split('\n')[0]}`);

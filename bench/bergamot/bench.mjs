@@ -17,12 +17,12 @@
 // (models/corpus/build_corpus.py), otherwise the timed sentences.
 
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serveRepo } from '../serve_repo.mjs';
 import { SENTENCES } from '../sentences.mjs';
 import { compare, report } from './compare.mjs';
 
@@ -94,33 +94,6 @@ async function inNode(model, agreement) {
     rounds: ROUNDS,
     log: (m) => console.error(`  node: ${m}`),
   });
-}
-
-const MIME = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
-  '.wasm': 'application/wasm',
-};
-
-/** Serves the repository's files (and `extra`: URL path -> file) to the page, on 127.0.0.1. */
-function serveRepo(extra = {}) {
-  const server = createServer(async (req, res) => {
-    const url = new URL(req.url, 'http://127.0.0.1');
-    const file =
-      extra[url.pathname] ?? path.join(ROOT, path.normalize(decodeURIComponent(url.pathname)));
-    if (!extra[url.pathname] && !file.startsWith(ROOT + path.sep)) return res.writeHead(403).end();
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, {
-        'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream',
-      });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 async function inChromium(manifest, agreement) {

@@ -1,0 +1,35 @@
+// A static server of the repository's files for the benchmarks' Chromium pages (bench/bergamot,
+// bench/ort), on 127.0.0.1 and a free port. Not the demo's server (scripts/serve.mjs).
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const MIME = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+};
+
+/** Serves the repository's files (and `extra`: URL path -> file); resolves the listening server. */
+export function serveRepo(extra = {}) {
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    const file =
+      extra[url.pathname] ?? path.join(ROOT, path.normalize(decodeURIComponent(url.pathname)));
+    if (!extra[url.pathname] && !file.startsWith(ROOT + path.sep)) return res.writeHead(403).end();
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, {
+        'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream',
+      });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
