@@ -1,7 +1,9 @@
-// Beam search (one sentence, K rows): each step extends every live hypothesis, keeps the 2K
-// best (row, token) candidates, moves those ending in EOS to the finished list with a
-// length-normalised score, and continues with the K best others. Stops once K hypotheses
-// have finished or max_length is reached (live ones are then finished as they stand).
+// Beam search (one sentence, K rows): each step extends every live hypothesis, keeps the best
+// (row, token) candidates, moves those ending in EOS to the finished list with a
+// length-normalised score, and continues with the others. Heed's rule weighs 2K candidates and
+// goes on with K until K hypotheses have finished; Marian's keeps K less the finished ones,
+// so the beam narrows with each finished hypothesis until none is left. Both stop at
+// max_length (live ones are then finished as they stand).
 //
 // Hypotheses are never copied: every kept candidate is one node of an arena (token, its
 // log-probability, its parent node and, when recording, that step's attention rows), a live
@@ -157,10 +159,15 @@ class Beam {
         }
     }
 
-    /// The 2K best (row, token) candidates (ties to the lower flat index) become nodes: those
-    /// ending in EOS finish, the K best others go on.
+    /// The best (row, token) candidates (ties to the lower flat index) become nodes: those
+    /// ending in EOS finish, the others go on. Heed's rule: of the 2K best, the K best others go
+    /// on. Marian's: the K - finished best, whatever they end in (Marian's beam search takes the
+    /// beam's own width of best candidates and then drops those ending in EOS from the beam).
     void select(int t, bool forced) {
-        best_n(logits_.data(), logits_.size(), 2 * std::size_t(K_), order_);
+        const std::size_t width = opt_.rules == SearchRules::Marian
+                                      ? std::size_t(K_) - finished_.size()
+                                      : 2 * std::size_t(K_);
+        best_n(logits_.data(), logits_.size(), width, order_);
         parents_.clear();
         next_.clear();
         next_tokens_.clear();

@@ -21,6 +21,14 @@ struct SearchOptions {
     /// Greedy: each sentence's own limit (at most max_length), one per memory; empty =
     /// max_length for every sentence. A sentence stops at its limit as it would alone.
     std::vector<int> row_max_length;
+    /// How a beam narrows (the model's search_rules; the bans are `banned`'s). Heed: the 2K best
+    /// candidates are weighed, those ending in </s> are set aside and K others go on, until K
+    /// have ended. Marian (as Marian's beam search): the beam keeps its w best candidates
+    /// whatever they end in (w = K less the hypotheses already ended), and one ending in </s>
+    /// leaves it, so w narrows by one; it ends when w is 0. Both end at max_length, where the
+    /// live hypotheses end as they stand; the best score / length^penalty wins, the length
+    /// counting </s>.
+    SearchRules rules = SearchRules::Heed;
     float length_penalty = 1.0f;    ///< final beam score = logprob / length^penalty
     bool return_attention = false;  ///< keep per-step attention rows and top-k candidates
     int top_k = 5;                  ///< candidates kept per step when return_attention

@@ -168,6 +168,7 @@ SearchOptions search_options(const TranslateOptions& o, const LoadedModel& m, in
     s.banned = &m.never_emitted;
     s.bytes = m.bytes.ids.empty() ? nullptr : &m.bytes;
     s.length_penalty = o.length_penalty;
+    s.rules = c.search_rules;
     s.return_attention = o.return_attention;
     s.top_k = o.top_k;
     return s;
