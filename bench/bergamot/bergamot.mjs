@@ -2,7 +2,8 @@
 // compiled to WASM) — loaded straight from its Emscripten build and run on the calling thread, in
 // Node or in a page. Not the package's translator.js (that one runs in a worker and fixes the
 // model config); this one sets the config the comparison needs (beam size, float32 or int8 GEMM,
-// <unk> allowed as Heed allows it) and times the translate call itself.
+// <unk> allowed as a Heed file's search allows it, or banned as Marian's is by default) and
+// times the translate call itself.
 //
 //   const bergamot = await loadBergamot({ glue, wasmBinary });     // glue: the .js file's text
 //   const model = bergamot.model({ model, vocab, beam: 1, gemm: 'float32' });
@@ -61,9 +62,10 @@ function api(Module) {
     memoryBytes: () => Module.HEAP8.length,
     /**
      * A translation model. gemm: 'float32' or 'int8shiftAll' (Marian quantises the float32
-     * weights at load, per tensor, and the activations on the fly).
+     * weights at load, per tensor, and the activations on the fly). allowUnk: false is Marian's
+     * default (its beam search never chooses <unk>).
      */
-    model({ model, vocab, beam = 1, gemm = 'float32' }) {
+    model({ model, vocab, beam = 1, gemm = 'float32', allowUnk = true }) {
       const vocabs = new Module.AlignedMemoryList();
       vocabs.push_back(aligned(Module, vocab, 64));
       const config = [
@@ -79,7 +81,8 @@ function api(Module) {
         'quiet: true',
         'quiet-translation: true',
         `gemm-precision: ${gemm}`,
-        'allow-unk: true', // why: Heed never bans <unk>; Marian does by default
+        // why: a Heed file's search never bans <unk>; Marian's (and the Marian reader's) does
+        `allow-unk: ${allowUnk}`,
       ].join('\n');
       const handle = new Module.TranslationModel(
         config,

@@ -3,7 +3,9 @@
 // file and its exact Marian conversion, export_marian.py), the same sentences, one per call.
 //
 // 1. Agreement: each engine translates every `agreement` sentence alone, greedy and beam 4,
-//    float32 and int8; identical output strings are counted.
+//    float32 and int8 (Heed from the Heed file and from the Marian files, Bergamot with <unk>
+//    allowed and banned); identical output strings are counted, engine against engine and
+//    each engine's int8 against its float32.
 // 2. Speed: `rounds` rounds; in each, every configuration translates the timed sentences once,
 //    one sentence per call (and greedy, the whole set in one call: a batch), the order of
 //    configurations rotating per round; words/s counts source words; the median round is reported.
@@ -133,23 +135,79 @@ export async function compare({
   };
 
   // ---- 1. agreement ----
+  // Two pairings of the same model. The Heed file (Heed's search rules) beside Bergamot with
+  // <unk> allowed, as that search allows it; and Heed reading the Marian files themselves
+  // (model.bin, model.int8.bin: the Marian reader, Marian's search rules) beside Bergamot as it
+  // is by default (<unk> never chosen). Each form translates every sentence once per compute
+  // and beam; the rows compare those outputs: one engine against the other, and each engine's
+  // int8 against its own float32.
+  const heedMarian = {};
   for (const compute of ['f32', 'int8'])
-    for (const beam of [1, 4]) {
-      const h = { engine: 'heed', compute, beam };
-      const b = { engine: 'bergamot', compute, beam };
-      let same = 0;
-      let cut = 0; // differing, where Heed stopped at the length limit
-      const differ = [];
-      for (const s of agreement) {
-        const x = await run(h, s);
-        const y = await run(b, s);
-        if (x === y) same++;
-        else if (truncated) cut++;
-        else if (differ.length < 3) differ.push({ source: s, heed: x, bergamot: y });
+    heedMarian[compute] = await loadTranslator({
+      marian: { model: marianFile(model, compute), vocabs: [model.vocab] },
+      compute,
+    });
+  const FORMS = {
+    heedFile: { name: 'Heed file (Heed search)', heed: heed },
+    bergamotUnk: { name: 'Bergamot, allow-unk', allowUnk: true },
+    heedMarian: { name: 'Heed, Marian files (Marian search)', heed: heedMarian },
+    bergamot: { name: 'Bergamot', allowUnk: false },
+  };
+  const outputs = {}; // form/compute/beam -> [{ text, truncated }] per sentence
+  for (const [key, form] of Object.entries(FORMS))
+    for (const compute of ['f32', 'int8'])
+      for (const beam of [1, 4]) {
+        const out = [];
+        if (form.heed) {
+          for (const s of agreement) {
+            const r = await form.heed[compute].translate(s, { beam, maxLength: limit.get(s) });
+            out.push({ text: r.text, truncated: r.truncated });
+          }
+        } else {
+          // why: one model at a time (each holds its own workspace)
+          const m = form.allowUnk
+            ? marian[`${compute}/${beam}`]
+            : bergamot.model({
+                model: marianFile(model, compute),
+                vocab: model.vocab,
+                beam,
+                gemm: GEMM[compute],
+                allowUnk: false,
+              });
+          for (const s of agreement) out.push({ text: m.translate([s])[0], truncated: false });
+          if (!form.allowUnk) m.delete();
+        }
+        outputs[`${key}/${compute}/${beam}`] = out;
       }
-      result.agreement.push({ compute, beam, same, cut, total: agreement.length, differ });
-      log(`agreement ${compute} beam ${beam}: ${same}/${agreement.length} identical`);
-    }
+  for (const t of Object.values(heedMarian)) t.dispose();
+  const agree = (name, beam, a, b) => {
+    const [x, y] = [outputs[a], outputs[b]];
+    let same = 0;
+    let cut = 0; // differing, where the first (a Heed form) stopped at the length limit
+    const differ = []; // the others (the report prints 3; --json has them all)
+    agreement.forEach((source, i) => {
+      if (x[i].text === y[i].text) same++;
+      else if (x[i].truncated) cut++;
+      else differ.push({ source, a: x[i].text, b: y[i].text });
+    });
+    result.agreement.push({ name, beam, same, cut, total: agreement.length, differ });
+    log(`agreement ${name} beam ${beam}: ${same}/${agreement.length} identical`);
+  };
+  for (const [a, b] of [
+    ['heedFile', 'bergamotUnk'],
+    ['heedMarian', 'bergamot'],
+  ])
+    for (const compute of ['f32', 'int8'])
+      for (const beam of [1, 4])
+        agree(
+          `${compute} ${FORMS[a].name} = ${FORMS[b].name}`,
+          beam,
+          `${a}/${compute}/${beam}`,
+          `${b}/${compute}/${beam}`,
+        );
+  for (const key of ['bergamot', 'heedMarian', 'bergamotUnk', 'heedFile'])
+    for (const beam of [1, 4])
+      agree(`${FORMS[key].name}: int8 = f32`, beam, `${key}/int8/${beam}`, `${key}/f32/${beam}`);
 
   // ---- 2. speed ----
   const words = countWords(sentences);
@@ -191,13 +249,11 @@ export function report(r, where) {
   lines.push(`${where}: agreement (identical translations, each engine one sentence per call)`);
   for (const a of r.agreement) {
     lines.push(
-      `  ${a.compute.padEnd(4)} beam ${a.beam}: ${a.same}/${a.total}` +
+      `  ${a.name} beam ${a.beam}: ${a.same}/${a.total}` +
         (a.cut ? ` (${a.cut} of the others: Heed stopped at its length limit)` : ''),
     );
-    for (const d of a.differ)
-      lines.push(
-        `      "${d.source}"\n        Heed:     ${d.heed}\n        Bergamot: ${d.bergamot}`,
-      );
+    for (const d of a.differ.slice(0, 3))
+      lines.push(`      "${d.source}"\n        ${d.a}\n        ${d.b}`);
   }
   lines.push(`${where}: words/s (median of the rounds; ${r.words} source words per round)`);
   const rows = [
