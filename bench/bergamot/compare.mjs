@@ -148,7 +148,7 @@ export async function compare({
       compute,
     });
   const FORMS = {
-    heedFile: { name: 'Heed file (Heed search)', heed: heed },
+    heedFile: { name: 'Heed file (Heed search)', heed, limit: true },
     bergamotUnk: { name: 'Bergamot, allow-unk', allowUnk: true },
     heedMarian: { name: 'Heed, Marian files (Marian search)', heed: heedMarian },
     bergamot: { name: 'Bergamot', allowUnk: false },
@@ -160,7 +160,10 @@ export async function compare({
         const out = [];
         if (form.heed) {
           for (const s of agreement) {
-            const r = await form.heed[compute].translate(s, { beam, maxLength: limit.get(s) });
+            // why: the Marian reader's default limit is Marian's own, each sentence's 2 × its
+            // pieces; the Heed file's is longer, so it is given the text's (as in the speed runs)
+            const maxLength = form.limit ? limit.get(s) : undefined;
+            const r = await form.heed[compute].translate(s, { beam, maxLength });
             out.push({ text: r.text, truncated: r.truncated });
           }
         } else {

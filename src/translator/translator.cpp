@@ -160,7 +160,10 @@ SearchOptions search_options(const TranslateOptions& o, const LoadedModel& m, in
     s.start_id = m.directions.start_id(o.to);
     s.interventions = &o.interventions;
     s.beam_size = o.beam_size;
-    s.max_length = o.max_length > 0 ? o.max_length : 2 * src_len + 10;
+    // why: Marian stops at max-length-factor × the source's pieces (</s> included); Bergamot,
+    // and so Firefox, sets the factor to 2
+    const bool marian = c.search_rules == SearchRules::Marian;
+    s.max_length = o.max_length > 0 ? o.max_length : marian ? 2 * src_len : 2 * src_len + 10;
     // why: a forced prefix is decoded whole, with room for one more token after it
     s.max_length = std::max(s.max_length, int(o.forced_prefix.size()) + 1);
     s.max_length = std::min(s.max_length, c.max_positions);

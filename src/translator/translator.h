@@ -43,7 +43,8 @@ inline constexpr OptionLimits kOptionLimits{};
 /// Options of one translate call (JavaScript: beam, maxLength, lengthPenalty, attention, topK).
 struct TranslateOptions {
     int beam_size = 1;              ///< 1 = greedy; >1 = beam search with this many hypotheses
-    int max_length = 0;             ///< max target tokens; 0 = auto (2 * source length + 10)
+    int max_length = 0;             ///< max target tokens; 0 = auto (2 * source length + 10,
+                                    ///< or as Bergamot's Marian 2 * for search_rules marian)
     float length_penalty = 1.0f;    ///< beam score = logprob / length^penalty (0 = none)
     bool return_attention = false;  ///< fill Translation::attention
     int top_k = 5;                  ///< candidates recorded per step when return_attention

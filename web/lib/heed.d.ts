@@ -70,7 +70,8 @@ export interface BeamNode {
 export interface TranslateOptions {
   /** beam size 1..16; 1 = greedy (default 1) */
   beam?: number;
-  /** max target tokens 1..1024 (default: 2 × source length + 10, capped by the model) */
+  /** max target tokens 1..1024 (default: 2 × source length + 10, or 2 × source length for a
+   *  Marian model, where Bergamot's Marian stops; capped by the model) */
   maxLength?: number;
   /** beam length penalty α in 0..10: score / length^α (default 1) */
   lengthPenalty?: number;
@@ -172,7 +173,8 @@ export interface TranslationResult {
   /** the attention surgery it was made with (all fields, defaults filled in) */
   interventions: Required<Interventions>;
   /** true when a sentence's decoding stopped at the length limit (maxLength, or the automatic
-   *  2 × source pieces + 10) before the model ended it with </s>: that translation may be cut */
+   *  2 × source pieces + 10, or 2 × for a Marian model) before the model ended it with </s>:
+   *  that translation may be cut */
   truncated: boolean;
   /** the sentences of the text, in order, each with its own result (one for a batch item) */
   sentences: SentenceResult[];
