@@ -30,6 +30,8 @@ CLI = os.environ.get("HEED_CLI", os.path.join(ROOT, "build", "heed"))
 TINY = os.path.join(ROOT, "models", "tiny", "tiny.heed")
 EXPORT = [sys.executable, "-m", "bench.bergamot.export_marian"]  # run from ROOT
 TEXTS = ["hello world", "The package provides a library.", "Fonts for the screen, and more!"]
+BEAM_TEXTS = ["This package contains the documentation.", "A simple text editor",
+              "Development files for the library", "Please read the manual before you start."]
 
 
 def read(path):
@@ -85,6 +87,33 @@ class MarianExport(unittest.TestCase):
             ids, probs = marian.greedy(sentence["sourceIds"], len(sentence["targetIds"]))
             self.assertEqual(ids, sentence["targetIds"], sentence["source"])
             np.testing.assert_allclose(probs, sentence["tokenProbs"], atol=1e-6)
+
+    def test_beam_search_through_the_marian_reader_is_marians(self):
+        """The export read back through the Marian reader (search_rules marian) searches as
+        Marian's beam search does: the reference's (its beam narrowing as hypotheses end, <unk>
+        never chosen, at most 2 x the source's pieces, score / length) gives the same ids and
+        score, its margins all wider than float32 rounding."""
+        trace = os.path.join(self.tmp.name, "beam.json")
+        texts = TEXTS + BEAM_TEXTS
+        subprocess.run([CLI, "translate", "--marian", os.path.join(self.out, "model.bin"),
+                        "--vocab", os.path.join(self.out, "vocab.spm"), "--beam", "4",
+                        "--no-split", "--attention", trace] + texts, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(trace) as f:
+            engine = json.load(f)
+        marian = Marian.from_items(load_marian_bin(os.path.join(self.out, "model.bin")),
+                                   self.cfg["eos_id"], self.cfg["unk_id"])
+        self.assertEqual(len(engine), len(texts))
+        ended_early = 0
+        for sentence in engine:
+            r = marian.beam(sentence["sourceIds"], 4)
+            others = [s for ids, s in r["ended"] if ids != r["ids"]]
+            margins = r["prune_margins"] + [r["score"] - max(others)] if others else []
+            self.assertGreater(min(margins), 1e-4, sentence["source"])
+            self.assertEqual(r["ids"], sentence["targetIds"], sentence["source"])
+            self.assertAlmostEqual(r["score"], sentence["score"], delta=1e-5)
+            ended_early += len(r["ids"]) < 2 * len(sentence["sourceIds"])
+        self.assertGreater(ended_early, 0, "every search ran to the length limit")
 
     def test_int8_file_holds_each_matrix_within_half_a_step(self):
         f32 = load_marian_bin(os.path.join(self.out, "model.bin"))

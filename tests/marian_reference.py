@@ -2,7 +2,7 @@
 Translations (Bergamot) and OPUS-MT ship; the fixtures in tests/data/marian/ are checked against it.
 
 What it is: a transcription, written from Marian's sources (browsermt/marian-dev, the fork compiled
-into @browsermt/bergamot-translator 0.4.9), of what Marian computes for one sentence, greedy:
+into @browsermt/bergamot-translator 0.4.9), of what Marian computes for one sentence:
 - the model containers: the binary format (src/common/binary.cpp, loadItems; float32 and intgemm8
   items) and the npz one (src/common/io.cpp, loadItemsFromNpz), the "special:model.yml" item;
 - the transformer encoder (src/models/transformer.h: LayerAttention, LayerFFN, preProcess and
@@ -24,7 +24,8 @@ into @browsermt/bergamot-translator 0.4.9), of what Marian computes for one sent
 - embeddings + positions then the ops of transformer-postprocess-emb, which Marian applies with
   preProcess ('d' nothing at inference, 'n' LayerNorm "<encoder|decoder>_emb_ln_{scale,bias}_pre"),
   on the encoder's and on the decoder's (SSRU decoders too);
-- the search (src/translator/beam_search.cpp, beam 1): <unk> suppressed unless allow-unk (the only
+- the search (src/translator/beam_search.cpp; greedy in translate(), Marian's narrowing beam with
+  its length-normalised choice, history.h, in beam()): <unk> suppressed unless allow-unk (the only
   column Marian's search suppresses: every state's blacklist() is a no-op), the
   lexical shortlist's column selection (src/data/shortlist.cpp, BinaryShortlistGenerator::generate),
   at most ceil(max-length-factor * source length with </s>) output tokens.
@@ -494,6 +495,47 @@ class Marian:
 
     # -- decoding --
 
+    def start_state(self):
+        """The decoder's state before its first step: (its inputs so far, which a self-attention
+        decoder recomputes over; the SSRU cells, zeros as DecoderTransformer::startState)."""
+        return [], [np.zeros(self.d) for _ in range(int(self.o["dec-depth"]))]
+
+    def step(self, ctx, state, prev):
+        """One decoder step after target id `prev` (None: the first step, whose input is a zero
+        vector, src/models/decoder.h): (logits [V], the new state (`state` is left as it was),
+        cross-attention [layer][head][source position], forget gates [layer][D] (SSRU))."""
+        o = self.o
+        rnn = o["transformer-decoder-autoreg"] == "rnn"
+        history, cells = state[0], list(state[1])
+        t = len(history)
+        e = np.zeros(self.d) if prev is None else self.trg_emb[prev]
+        history = history + [math.sqrt(self.d) * e + sinusoids(t, 1, self.d)[0]]
+        y = np.array(history) if not rnn else history[-1][None, :]
+        y = self.emb_ops("decoder", y)
+        prev_y = y
+        step_att, step_gates = [], []
+        causal = np.triu(np.full((len(y), len(y)), -1e9), 1) if not rnn else None
+        for i in range(1, int(o["dec-depth"]) + 1):
+            p = "decoder_l%d" % i
+            if rnn:  # DecoderLayerRNN with the SSRU cell
+                xin = self.pre(p + "_rnn", y)
+                xw = self.mm(xin, p + "_rnn_W")
+                f = sigmoid(self.mm(xin, p + "_rnn_Wf", p + "_rnn_bf"))
+                cells[i - 1] = f[0] * cells[i - 1] + (1 - f[0]) * xw[0]
+                h = np.maximum(cells[i - 1], 0)[None, :]
+                y = self.post(p + "_rnn_ffn", o["transformer-postprocess"], h, y)
+                step_gates.append(f[0])
+            else:
+                y, _ = self.attention_layer(p + "_self", y, y, causal)
+            y, w = self.attention_layer(p + "_context", y, ctx)
+            step_att.append(w[:, -1, :])
+            y = self.ffn(p + "_ffn", y)
+        y = self.post("decoder_top", o["transformer-postprocess-top"], y, prev_y)
+        logits = self.mm(y[-1:], self.out_name, w=self.out_wt.T)[0]
+        if self.out_b is not None:
+            logits = logits + self.out_b
+        return logits, (history, cells), step_att, step_gates
+
     def translate(self, src, max_length_factor=2.0, shortlist=None, shared_vocab=False,
                   allow_unk=False, max_len=None, pad_shortlist=True):
         """Greedy decoding of `src` (ids, ending in </s> as Marian's source does); pad_shortlist
@@ -503,7 +545,6 @@ class Marian:
         [step][layer][head][source position], "forget_gates": [step][layer][D] (SSRU),
         "margins": [step] the chosen logit minus the runner-up's, "probs": [step] the chosen
         token's probability (over the shortlist when there is one)}."""
-        o = self.o
         if max_len is None:
             max_len = int(math.ceil(max_length_factor * len(src)))
         ctx = self.encode(src)
@@ -511,43 +552,13 @@ class Marian:
         if shortlist is not None:
             cols = shortlist_columns(shortlist, src, self.out_wt.shape[0], shared_vocab,
                                      pad_shortlist)
-        rnn = o["transformer-decoder-autoreg"] == "rnn"
-        depth = int(o["dec-depth"])
-        cells = [np.zeros(self.d) for _ in range(depth)]  # startState: zeros
         ids, atts, gates, margins, probs = [], [], [], [], []
         if len(src) == 1 and src[0] == self.eos:  # beam_search.cpp: an empty source gives </s>
             return {"ids": [self.eos], "cross_attention": [], "forget_gates": [], "margins": [],
                     "probs": []}
-        history = []  # decoder inputs so far (self-attention decoders recompute over them)
+        state = self.start_state()
         while len(ids) < max_len:
-            t = len(ids)
-            e = np.zeros(self.d) if t == 0 else self.trg_emb[ids[-1]]  # decoder.h: zeros first
-            history.append(math.sqrt(self.d) * e + sinusoids(t, 1, self.d)[0])
-            y = np.array(history) if not rnn else history[-1][None, :]
-            y = self.emb_ops("decoder", y)
-            prev = y
-            step_att, step_gates = [], []
-            causal = np.triu(np.full((len(y), len(y)), -1e9), 1) if not rnn else None
-            for i in range(1, depth + 1):
-                p = "decoder_l%d" % i
-                if rnn:  # DecoderLayerRNN with the SSRU cell
-                    xin = self.pre(p + "_rnn", y)
-                    xw = self.mm(xin, p + "_rnn_W")
-                    f = sigmoid(self.mm(xin, p + "_rnn_Wf", p + "_rnn_bf"))
-                    cells[i - 1] = f[0] * cells[i - 1] + (1 - f[0]) * xw[0]
-                    h = np.maximum(cells[i - 1], 0)[None, :]
-                    y = self.post(p + "_rnn_ffn", o["transformer-postprocess"], h, y)
-                    step_gates.append(f[0])
-                else:
-                    y, _ = self.attention_layer(p + "_self", y, y, causal)
-                y, w = self.attention_layer(p + "_context", y, ctx)
-                step_att.append(w[:, -1, :])
-                y = self.ffn(p + "_ffn", y)
-            y = self.post("decoder_top", o["transformer-postprocess-top"], y, prev)
-            last = y[-1:]
-            logits = self.mm(last, self.out_name, w=self.out_wt.T)[0]
-            if self.out_b is not None:
-                logits = logits + self.out_b
+            logits, state, step_att, step_gates = self.step(ctx, state, ids[-1] if ids else None)
             allowed = np.ones(len(logits), bool)
             if cols is not None:
                 allowed[:] = False
@@ -566,6 +577,50 @@ class Marian:
                 break
         return {"ids": ids, "cross_attention": atts, "forget_gates": gates, "margins": margins,
                 "probs": probs}
+
+    def beam(self, src, beam_size, max_length_factor=2.0, normalize=1.0, allow_unk=False):
+        """Marian's beam search of one sentence (src/translator/beam_search.cpp, history.h):
+        each step every live hypothesis is extended by every token (path score plus the token's
+        log-softmax, <unk> suppressed unless allow_unk), the beam's width of best candidates
+        are kept (the first step: beam_size of the start's row), and those ending in </s> end
+        and leave the beam, which narrows; at ceil(max-length-factor * source length) tokens
+        every kept candidate ends as it stands. The winner has the best path score /
+        length^normalize, its length counting </s>. Returns {"ids", "score" (normalised),
+        "ended": [(ids, normalised score)] in the order they ended, "prune_margins": [step] the
+        last kept candidate's path score minus the first left out's (how near the step came to
+        keeping another set)}."""
+        max_len = int(math.ceil(max_length_factor * len(src)))
+        ctx = self.encode(src)
+        live = [([], 0.0, self.start_state())]  # (ids, path score, decoder state)
+        ended, margins = [], []
+        for t in range(max_len):
+            width = beam_size if t == 0 else len(live)
+            rows, states = [], []
+            for ids, score, state in live:
+                logits, state, _, _ = self.step(ctx, state, ids[-1] if ids else None)
+                z = logits - logits.max()
+                lp = z - math.log(np.exp(z).sum())
+                if not allow_unk and self.unk is not None:
+                    lp[self.unk] = -np.inf
+                rows.append(score + lp)
+                states.append(state)
+            flat = np.concatenate(rows)
+            order = np.argsort(-flat, kind="stable")[:width + 1]
+            if len(order) > width:
+                margins.append(float(flat[order[width - 1]] - flat[order[width]]))
+            kept = []
+            for k in order[:width]:
+                row, v = divmod(int(k), len(rows[0]))
+                ids = live[row][0] + [v]
+                if v == self.eos or t + 1 >= max_len:
+                    ended.append((ids, float(flat[k]) / (t + 1) ** normalize))
+                if v != self.eos:
+                    kept.append((ids, float(flat[k]), states[row]))
+            live = kept
+            if not live:
+                break
+        ids, score = max(ended, key=lambda e: e[1])
+        return {"ids": ids, "score": score, "ended": ended, "prune_margins": margins}
 
     def greedy(self, src, max_len):
         """(ids, probs) of translate() with at most max_len tokens and <unk> allowed, as
