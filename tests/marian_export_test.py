@@ -204,5 +204,80 @@ class MarianExport(unittest.TestCase):
         self.assertEqual(float(heed[3, 11]), float(pe[3, 21]))
 
 
+def ssru_tiny(path, seed=7):
+    """The Marian-computable tiny model with each decoder layer's self-attention replaced by an
+    SSRU cell (Kim et al. 2019) of random weights: W, W_f, b_f (W's bias zero, as Marian's
+    cell has none); the rest of its weights kept."""
+    cfg = marian_compatible_tiny(path)
+    meta, t = read(path)
+    rng = np.random.RandomState(seed)
+    d = cfg["d_model"]
+    for i in range(cfg["decoder_layers"]):
+        p = "decoder.%d." % i
+        for k in [k for k in t if k.startswith(p + "self_attn.")]:
+            del t[k]
+        t[p + "ssru.w.weight"] = ("F32", rng.uniform(-0.4, 0.4, (d, d)).astype(np.float32))
+        t[p + "ssru.w.bias"] = ("F32", np.zeros(d, np.float32))
+        t[p + "ssru.f.weight"] = ("F32", rng.uniform(-0.4, 0.4, (d, d)).astype(np.float32))
+        t[p + "ssru.f.bias"] = ("F32", rng.normal(0, 1, d).astype(np.float32))
+    cfg["decoder_self"] = "ssru"
+    meta["heed.config"] = json.dumps(cfg)
+    write_heed_file(path, meta, t)
+    return cfg
+
+
+class MarianExportSsru(unittest.TestCase):
+    """An SSRU decoder (Firefox Translations' students) converts too: the cell's matrices read and
+    write the residual stream, so both their rows and columns follow Marian's order."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.model = os.path.join(cls.tmp.name, "tiny-ssru.heed")
+        cls.cfg = ssru_tiny(cls.model)
+        cls.out = os.path.join(cls.tmp.name, "marian")
+        subprocess.run(EXPORT + ["--model", cls.model, "--out", cls.out], check=True,
+                       stdout=subprocess.DEVNULL, cwd=ROOT)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_greedy_translations_equal_the_engines(self):
+        trace = os.path.join(self.tmp.name, "trace.json")
+        subprocess.run([CLI, "translate", "-m", self.model, "--compute", "f32", "--no-split",
+                        "--attention", trace] + TEXTS, check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        with open(trace) as f:
+            engine = json.load(f)
+        items = load_marian_bin(os.path.join(self.out, "model.bin"))
+        marian = Marian.from_items(items, self.cfg["eos_id"])
+        for sentence in engine:
+            ids, probs = marian.greedy(sentence["sourceIds"], len(sentence["targetIds"]))
+            self.assertEqual(ids, sentence["targetIds"], sentence["source"])
+            np.testing.assert_allclose(probs, sentence["tokenProbs"], atol=1e-6)
+
+    def test_model_yml_and_names_are_marians_ssru(self):
+        items = load_marian_bin(os.path.join(self.out, "model.bin"))
+        text = items["special:model.yml"][:-1].decode()
+        for line in ("transformer-decoder-autoreg: rnn", "dec-cell: ssru"):
+            self.assertIn(line + "\n", text)
+        for i in (1, 2):
+            for name in ("_rnn_W", "_rnn_Wf", "_rnn_bf", "_rnn_ffn_ln_scale", "_rnn_ffn_ln_bias"):
+                self.assertIn("decoder_l%d%s" % (i, name), items)
+            self.assertNotIn("decoder_l%d_self_Wq" % i, items)
+            self.assertNotIn("decoder_l%d_rnn_b" % i, items)
+
+    def test_a_bias_on_the_cells_w_is_refused(self):
+        meta, t = read(self.model)
+        t["decoder.0.ssru.w.bias"][1][0] = 0.5
+        path = os.path.join(self.tmp.name, "biased.heed")
+        write_heed_file(path, meta, t)
+        r = subprocess.run(EXPORT + ["--model", path, "--out", os.path.join(self.tmp.name, "no")],
+                           capture_output=True, text=True, cwd=ROOT)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("SSRU W", r.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -33,6 +33,11 @@ then exact, up to float rounding:
 - Post-norm is Marian's `transformer-preprocess: ""`, `transformer-postprocess: dan`, no final
   norms; embeddings scaled by sqrt(D) in both; one "Wemb" for source, target and output
   (`tied-embeddings-all`), output bias zero.
+- An SSRU decoder (config `decoder_self: ssru`, models/pipeline/ssru_student.py trains one) is
+  Marian's `transformer-decoder-autoreg: rnn`, `dec-cell: ssru`: per layer "decoder_lN_rnn_W"
+  (no bias: the file's zero bias is checked), "_rnn_Wf", "_rnn_bf" and the cell's post-norm
+  "_rnn_ffn_ln_{scale,bias}"; the cell's state is added to the stream, so W and W_f are permuted
+  on both sides.
 - Linear weights are transposed (Marian's affine is x·W + b with W [in, out]; Heed's W is
   [out, in]); int8 tensors are dequantised with their per-row scales, so Marian computes in
   float32 with exactly the values Heed's f32 path computes with.
@@ -131,8 +136,16 @@ def marian_items(cfg, tensor):
         norm(m + "_ffn_ffn", h + ".ln2")
     for i in range(cfg["decoder_layers"]):
         m, h = "decoder_l%d" % (i + 1), "decoder.%d" % i
-        attention(m + "_self", h + ".self_attn")
-        norm(m + "_self_Wo", h + ".ln1")
+        if cfg.get("decoder_self") == "ssru":
+            # why: the cell's W and W_f both read the stream and write into it (c_t is added
+            # to it), so rows and columns are permuted; W has no bias
+            items[m + "_rnn_W"] = tensor(h + ".ssru.w.weight")[pi][:, pi].T
+            items[m + "_rnn_Wf"] = tensor(h + ".ssru.f.weight")[pi][:, pi].T
+            items[m + "_rnn_bf"] = tensor(h + ".ssru.f.bias")[pi][None, :]
+            norm(m + "_rnn_ffn", h + ".ln1")
+        else:
+            attention(m + "_self", h + ".self_attn")
+            norm(m + "_self_Wo", h + ".ln1")
         attention(m + "_context", h + ".cross_attn")
         norm(m + "_context_Wo", h + ".ln2")
         ffn(m + "_ffn", h + ".ffn")
@@ -143,6 +156,7 @@ def marian_items(cfg, tensor):
 def model_yml(cfg):
     """The architecture, as Marian reads it from "special:model.yml" (merged over its defaults)."""
     V = cfg["vocab_size"]
+    ssru = cfg.get("decoder_self") == "ssru"  # Kim et al. 2019: an SSRU cell for self-attention
     lines = {
         "type": "transformer",
         "dim-emb": cfg["d_model"],
@@ -157,7 +171,8 @@ def model_yml(cfg):
         "transformer-postprocess": "dan",
         "transformer-postprocess-emb": '""',
         "transformer-postprocess-top": '""',
-        "transformer-decoder-autoreg": "self-attention",
+        "transformer-decoder-autoreg": "rnn" if ssru else "self-attention",
+        "dec-cell": "ssru" if ssru else "gru",
         "transformer-no-projection": "false",
         "tied-embeddings": "false",
         "tied-embeddings-src": "false",

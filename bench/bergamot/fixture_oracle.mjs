@@ -6,11 +6,12 @@
 //
 //   node bench/bergamot/fixture_oracle.mjs --model M.bin --vocab V.spm [--vocab TARGET.spm]
 //        [--shortlist lex.s2t.bin] [--gemm float32|int8shiftAll|int8shiftAlphaAll]
-//        [--check] --sentences S.json
+//        [--beam N] [--check] --sentences S.json
 //   -> {"outputs": ["...", ...]} on stdout, one translation per sentence of S.json (a JSON list)
 //
 // Each sentence is translated alone (one call each: Marian's length limit, max-length-factor ×
-// the batch's longest source, is then the sentence's own), greedy (beam 1), with the options
+// the batch's longest source, is then the sentence's own), greedy (beam 1; --beam N: beam search
+// of N with the model's cost, skip-cost off, scores normalised by length), with the options
 // Firefox passes (allow-unk off, max-length-factor 2), one sentence per line (ssplit-mode
 // sentence: no splitting inside a sentence). One vocabulary: shared by source and target
 // (Bergamot then also adds the source ids to the shortlist). --check: check-bytearray, Bergamot's
@@ -28,18 +29,19 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PKG = path.join(HERE, 'node_modules', '@browsermt', 'bergamot-translator', 'worker');
 
 function parse(argv) {
-  const a = { vocab: [], gemm: 'float32', check: false };
+  const a = { vocab: [], gemm: 'float32', check: false, beam: '1' };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     if (k === '--check') a.check = true;
     else if (k === '--vocab') a.vocab.push(argv[++i]);
-    else if (['--model', '--shortlist', '--gemm', '--sentences'].includes(k))
+    else if (['--model', '--shortlist', '--gemm', '--sentences', '--beam'].includes(k))
       a[k.slice(2)] = argv[++i];
     else throw new Error(`unknown argument ${k}`);
   }
+  if (!/^[1-9][0-9]?$/.test(a.beam)) throw new Error(`--beam takes 1 to 99, not ${a.beam}`);
   if (!a.model || !a.sentences || a.vocab.length < 1 || a.vocab.length > 2)
     throw new Error(
-      'usage: --model M --vocab V [--vocab T] [--shortlist L] [--gemm G] [--check] ' +
+      'usage: --model M --vocab V [--vocab T] [--shortlist L] [--gemm G] [--beam N] [--check] ' +
         '--sentences S.json',
     );
   return a;
@@ -96,14 +98,15 @@ async function main() {
   const Module = globalThis.Module;
 
   const config = [
-    'beam-size: 1',
+    `beam-size: ${a.beam}`,
     'normalize: 1.0',
     'word-penalty: 0',
     'max-length-break: 128',
     'mini-batch-words: 1024',
     'workspace: 128',
     'max-length-factor: 2.0',
-    'skip-cost: true',
+    // why: skip-cost leaves the model's cost out of the search, which only greedy can afford
+    `skip-cost: ${a.beam === '1'}`,
     'cpu-threads: 0',
     'quiet: true',
     'quiet-translation: true',

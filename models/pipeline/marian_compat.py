@@ -77,6 +77,9 @@ def problems(cfg, tensor):
     if cfg.get("activation", "relu") != "relu":
         out.append("activation '%s' (Marian's gelu and swish are other functions)"
                    % cfg.get("activation"))
+    for i in range(cfg["decoder_layers"] if cfg.get("decoder_self") == "ssru" else 0):
+        if np.abs(tensor("decoder.%d.ssru.w.bias" % i)).max() != 0:
+            out.append("a bias on decoder layer %d's SSRU W (Marian's cell has none)" % i)
     if cfg.get("tied_embeddings", True) and \
             np.abs(tensor("embed.weight")[cfg["decoder_start_id"]]).max() != 0:
         out.append("a non-zero embedding of decoder_start_id (Marian starts from zeros)")
