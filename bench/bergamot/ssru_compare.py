@@ -3,7 +3,8 @@
 What it does, on the DDTP en→fr test split (models/data/ddtp/en-fr.test.*):
 1. references (--reference N sentences): the greedy ids of PyTorch (models/pipeline/ssru_torch.py,
    the student's Heed file), of tests/marian_reference.py (Marian's inference in numpy, float64,
-   on model.bin) and of Heed reading model.bin (`heed translate --marian`), compared;
+   on model.bin) and of Heed reading model.bin (`heed translate --marian`), compared; and
+   Bergamot's int8 greedy output against that reference's model of its int8 GEMM;
 2. agreement (--limit N sentences, one per call in each engine): Bergamot 0.4.9
    (bench/bergamot/fixture_oracle.mjs: Firefox's options, <unk> banned, max-length-factor 2)
    against Heed's --marian reading (its Marian search rules: <unk> banned; the same length limit,
@@ -103,7 +104,18 @@ def references(args, sp, sources, limits):
                      "heed_same": strip(heed_ids[k], eos) == strip(r["ids"], eos),
                      "unk_would_win": unk_allowed != r["ids"],
                      "min_margin": round(min(r["margins"]), 6)})
+    # int8: the reference's model of Bergamot's int8shiftAll GEMM (marian_reference.Marian.
+    # int8_product) on model.int8.bin, against Bergamot itself
+    int8 = os.path.join(args.bundle, "model.int8.bin")
+    marian8 = ref.Marian.from_items(ref.load_marian_bin(int8), eos, unk, "int8shiftAll")
+    bergamot8 = bergamot(int8, args.vocab, sources[:n], "int8shiftAll")
+    for k, text in enumerate(sources[:n]):
+        r8 = marian8.translate(sp.encode(text) + [eos], FACTOR)
+        ids = strip(r8["ids"], eos)
+        rows[k]["bergamot_int8_same"] = bergamot8[k] == ref.bergamot_text(text, sp.decode(ids))
+        rows[k]["int8_min_margin"] = round(min(r8["margins"]), 6)
     return {"sentences": n,
+            "bergamot_int8_equals_reference_int8": sum(r["bergamot_int8_same"] for r in rows),
             "pytorch_equals_reference": sum(r["pytorch_same"] for r in rows),
             "heed_equals_reference": sum(r["heed_same"] for r in rows),
             "unk_would_win": sum(r["unk_would_win"] for r in rows),
@@ -144,6 +156,7 @@ def main():
     ap.add_argument("--model", required=True, help="the student's Heed file (PyTorch reads it)")
     ap.add_argument("--limit", type=int, default=200)
     ap.add_argument("--reference", type=int, default=20)
+    ap.add_argument("--only-references", action="store_true", help="step 1 alone (no report)")
     ap.add_argument("--beam4-all", action="store_true", help="also beam 4 on the whole split")
     ap.add_argument("--report", required=True)
     args = ap.parse_args()
@@ -156,8 +169,11 @@ def main():
               "length_limit": "ceil(2 x (source pieces + 1))"}
     report["references"] = references(args, sp, sources, limits)
     print("references: PyTorch %(pytorch_equals_reference)d/%(sentences)d, Heed "
-          "%(heed_equals_reference)d/%(sentences)d equal the numpy reference" % report["references"],
-          flush=True)
+          "%(heed_equals_reference)d/%(sentences)d equal the numpy reference; Bergamot int8 "
+          "%(bergamot_int8_equals_reference_int8)d/%(sentences)d its int8 model"
+          % report["references"], flush=True)
+    if args.only_references:
+        return
     n = args.limit
     report["agreement"] = agreement(args, sources[:n], refs[:n], limits[:n])
     f32 = os.path.join(args.bundle, "model.bin")
