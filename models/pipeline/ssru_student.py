@@ -127,7 +127,8 @@ def main():
     ckpt_path = os.path.join(args.run, "checkpoint.pt")
     ckpt = torch.load(ckpt_path) if os.path.exists(ckpt_path) else None
     model, tok, step = student_from(args.init, args.dropout)
-    epoch, skip = step // 1000, 0  # why: after --init, a fresh batch order
+    # why: after --init from a student, batch orders its own run never drew (its were 0, 1, ...)
+    epoch, skip = step, 0
     args.rewarm_from = step  # why: Adam's moments start empty again after --init
     if ckpt:
         model.load_state_dict(ckpt["model"])
