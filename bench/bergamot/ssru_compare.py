@@ -134,6 +134,8 @@ def agreement(args, sources, refs, limits):
                                     ("float32 beam 4", f32, "float32", 4),
                                     ("int8 greedy", int8, "int8shiftAll", 1),
                                     ("int8 beam 4", int8, "int8shiftAll", 4)):
+        if args.runs and name not in args.runs:
+            continue
         h = heed(model, args.vocab, sources, limits, beam, "f32" if gemm == "float32" else "int8")[0]
         b = bergamot(model, args.vocab, sources, gemm, beam)
         runs[name] = (h, b)
@@ -144,6 +146,8 @@ def agreement(args, sources, refs, limits):
                                      for i in range(len(sources)) if h[i] != b[i]][:5]}
         print("%s: %d/%d identical" % (name, len(same), len(sources)), flush=True)
     for beam in ("greedy", "beam 4"):
+        if "int8 " + beam not in runs or "float32 " + beam not in runs:
+            continue
         b8, b32 = runs["int8 " + beam][1], runs["float32 " + beam][1]
         out["Bergamot int8 vs float32, " + beam] = {
             "identical": sum(x == y for x, y in zip(b8, b32)), "total": len(sources)}
@@ -154,9 +158,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bundle", required=True, help="export_marian.py's --out folder")
     ap.add_argument("--model", required=True, help="the student's Heed file (PyTorch reads it)")
-    ap.add_argument("--limit", type=int, default=200)
+    ap.add_argument("--limit", type=int, default=200,
+                    help="sentences compared (0: the whole split)")
     ap.add_argument("--reference", type=int, default=20)
     ap.add_argument("--only-references", action="store_true", help="step 1 alone (no report)")
+    ap.add_argument("--runs", nargs="+", metavar="RUN",
+                    help="step 2's runs to make (default all): 'float32 greedy', 'float32 beam 4', "
+                         "'int8 greedy', 'int8 beam 4'")
+    ap.add_argument("--no-test-split", action="store_true", help="leave out step 3")
     ap.add_argument("--beam4-all", action="store_true", help="also beam 4 on the whole split")
     ap.add_argument("--report", required=True)
     args = ap.parse_args()
@@ -167,18 +176,19 @@ def main():
     report = {"bundle": os.path.relpath(os.path.abspath(args.bundle), ROOT),
               "model": os.path.relpath(os.path.abspath(args.model), ROOT),
               "length_limit": "ceil(2 x (source pieces + 1))"}
-    report["references"] = references(args, sp, sources, limits)
-    print("references: PyTorch %(pytorch_equals_reference)d/%(sentences)d, Heed "
-          "%(heed_equals_reference)d/%(sentences)d equal the numpy reference; Bergamot int8 "
-          "%(bergamot_int8_equals_reference_int8)d/%(sentences)d its int8 model"
-          % report["references"], flush=True)
+    if args.reference:
+        report["references"] = references(args, sp, sources, limits)
+        print("references: PyTorch %(pytorch_equals_reference)d/%(sentences)d, Heed "
+              "%(heed_equals_reference)d/%(sentences)d equal the numpy reference; Bergamot int8 "
+              "%(bergamot_int8_equals_reference_int8)d/%(sentences)d its int8 model"
+              % report["references"], flush=True)
     if args.only_references:
         return
-    n = args.limit
+    n = args.limit or len(sources)
     report["agreement"] = agreement(args, sources[:n], refs[:n], limits[:n])
     f32 = os.path.join(args.bundle, "model.bin")
     report["test_split"] = {"pairs": len(sources)}
-    for beam in ([1, 4] if args.beam4_all else [1]):
+    for beam in [] if args.no_test_split else [1, 4] if args.beam4_all else [1]:
         hyps = heed(f32, args.vocab, sources, limits, beam)[0]
         report["test_split"]["heed float32 beam %d" % beam] = scored(hyps, refs)
         print("whole test split, Heed float32 beam %d: %s"
