@@ -151,6 +151,11 @@ def main():
             "- %d updates in %d stages, %.1f hours of wall time on this machine's shared cores "
             "(log: `models/cards/%s.train.log`)." % (train.get("steps", 0), train.get("stages", 0),
                                                      train.get("hours", 0), args.name)]
+    averaged = json.loads(meta.get("heed.training", "{}")).get("averaged_steps")
+    if averaged:
+        out.append("- The shipped weights are the mean of %d checkpoints of the last stage, saved "
+                   "at steps %s (`models.pipeline.average`; the log's last step is where training "
+                   "goes on from)." % (len(averaged), ", ".join(format(s, ",") for s in averaged)))
     for direction, points in sorted(dev_curves(log).items()):
         out.append("- Dev chrF, %s (greedy, up to 20 dev pairs per source; 10 from step 14,000): %s." % (
             direction, ", ".join("step %d: %.1f" % p for p in points)))

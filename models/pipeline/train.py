@@ -18,6 +18,7 @@ import json
 import math
 import os
 import random
+import shutil
 import signal
 import sys
 import time
@@ -201,6 +202,12 @@ def export_weights(args, model, sp_path, progress, batch_in_epoch):
     if args.marian:
         marian_compat.with_positions(tmp)
     os.replace(tmp, args.export)
+    if args.keep_exports:
+        # why: the last of these are averaged before shipping (models/pipeline/average.py)
+        os.makedirs(args.keep_exports, exist_ok=True)
+        name = os.path.basename(args.export).split(".")[0]
+        shutil.copyfile(args.export, os.path.join(args.keep_exports,
+                                                  "%s.%d.f16.heed" % (name, progress.step)))
 
 
 JEMALLOC = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"
@@ -264,6 +271,9 @@ def parse_args():
                          "(models/pipeline/marian_compat.py); give it again when resuming")
     ap.add_argument("--export", help="write a weights-only f16 checkpoint (.heed) here at every "
                                      "save, for committing")
+    ap.add_argument("--keep-exports", metavar="DIR",
+                    help="also keep a copy of every --export, named by its step, in DIR (for "
+                         "models.pipeline.average)")
     return ap.parse_args()
 
 
