@@ -60,12 +60,16 @@ def marian_compatible_tiny(path):
     return cfg
 
 
-class MarianExport(unittest.TestCase):
+class Exported(unittest.TestCase):
+    """A tiny model written by `make` (path -> config) into a temporary folder and exported to
+    Marian's format there (`out`); `engine()` is the engine's greedy trace of TEXTS on it."""
+    make, name = None, None
+
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
-        cls.model = os.path.join(cls.tmp.name, "tiny-marian.heed")
-        cls.cfg = marian_compatible_tiny(cls.model)
+        cls.model = os.path.join(cls.tmp.name, cls.name)
+        cls.cfg = cls.make(cls.model)
         cls.out = os.path.join(cls.tmp.name, "marian")
         subprocess.run(EXPORT + ["--model", cls.model, "--out", cls.out], check=True,
                        stdout=subprocess.DEVNULL, cwd=ROOT)
@@ -74,13 +78,20 @@ class MarianExport(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def test_greedy_translations_equal_the_engines(self):
+    def engine(self):
         trace = os.path.join(self.tmp.name, "trace.json")
         subprocess.run([CLI, "translate", "-m", self.model, "--compute", "f32", "--no-split",
                         "--attention", trace] + TEXTS, check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
         with open(trace) as f:
-            engine = json.load(f)
+            return json.load(f)
+
+
+class MarianExport(Exported):
+    make, name = staticmethod(marian_compatible_tiny), "tiny-marian.heed"
+
+    def test_greedy_translations_equal_the_engines(self):
+        engine = self.engine()
         marian = Marian(load_marian_bin(os.path.join(self.out, "model.bin")), self.cfg)
         self.assertEqual(len(engine), len(TEXTS))
         for sentence in engine:
@@ -226,30 +237,13 @@ def ssru_tiny(path, seed=7):
     return cfg
 
 
-class MarianExportSsru(unittest.TestCase):
+class MarianExportSsru(Exported):
     """An SSRU decoder (Firefox Translations' students) converts too: the cell's matrices read and
     write the residual stream, so both their rows and columns follow Marian's order."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.model = os.path.join(cls.tmp.name, "tiny-ssru.heed")
-        cls.cfg = ssru_tiny(cls.model)
-        cls.out = os.path.join(cls.tmp.name, "marian")
-        subprocess.run(EXPORT + ["--model", cls.model, "--out", cls.out], check=True,
-                       stdout=subprocess.DEVNULL, cwd=ROOT)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
+    make, name = staticmethod(ssru_tiny), "tiny-ssru.heed"
 
     def test_greedy_translations_equal_the_engines(self):
-        trace = os.path.join(self.tmp.name, "trace.json")
-        subprocess.run([CLI, "translate", "-m", self.model, "--compute", "f32", "--no-split",
-                        "--attention", trace] + TEXTS, check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-        with open(trace) as f:
-            engine = json.load(f)
+        engine = self.engine()
         items = load_marian_bin(os.path.join(self.out, "model.bin"))
         marian = Marian.from_items(items, self.cfg["eos_id"])
         for sentence in engine:
