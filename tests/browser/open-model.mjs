@@ -240,7 +240,9 @@ export async function openModelChecks({ check, browser, route, server, tiny, tex
         await p.click('#translate-btn');
         await translated(p, before.model);
         got = await p.evaluate(pageModel);
-        assert(got.text === before.text && !got.message, JSON.stringify(got));
+        // why: the same translation and the same notice as before the bad bundle (this random
+        // fixture runs to Marian's length limit, so the notice may be the cut-short one)
+        assert(got.text === before.text && got.message === before.message, JSON.stringify(got));
       },
     );
 
