@@ -1,5 +1,6 @@
 // A static server of the repository's files for the benchmarks' Chromium pages (bench/bergamot,
-// bench/ort), on 127.0.0.1 and a free port. Not the demo's server (scripts/serve.mjs).
+// bench/ort), on 127.0.0.1 and a free port, and the run of one such page in headless Chromium.
+// Not the demo's server (scripts/serve.mjs).
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -32,4 +33,23 @@ export function serveRepo(extra = {}) {
     }
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/**
+ * Serves the repository (and `extra`), opens `page` (a path such as /bench/ort/page.html) in
+ * headless Chromium, its console on stderr, and resolves `run(page)`; closes both after.
+ */
+export async function inBenchPage(page, extra, run) {
+  const { launchChromium } = await import('../tests/browser/helpers.mjs');
+  const server = await serveRepo(extra);
+  const browser = await launchChromium();
+  try {
+    const p = await browser.newPage();
+    p.on('console', (m) => console.error(`  chromium: ${m.text()}`));
+    await p.goto(`http://127.0.0.1:${server.address().port}${page}`);
+    return await run(p);
+  } finally {
+    await browser.close();
+    server.close();
+  }
 }

@@ -22,7 +22,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveRepo } from '../serve_repo.mjs';
+import { inBenchPage } from '../serve_repo.mjs';
 import { SENTENCES } from '../sentences.mjs';
 import { compare, report } from './compare.mjs';
 
@@ -97,16 +97,10 @@ async function inNode(model, agreement) {
 }
 
 async function inChromium(manifest, agreement) {
-  const { launchChromium } = await import('../../tests/browser/helpers.mjs');
   // why: the model may live outside the repository (export_marian.py --model PATH)
-  const server = await serveRepo({ '/model.heed': path.resolve(ROOT, manifest.model) });
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage();
-    page.on('console', (m) => console.error(`  chromium: ${m.text()}`));
-    const { port } = server.address();
-    await page.goto(`http://127.0.0.1:${port}/bench/bergamot/page.html`);
-    return await page.evaluate((a) => window.runComparison(a), {
+  const extra = { '/model.heed': path.resolve(ROOT, manifest.model) };
+  return inBenchPage('/bench/bergamot/page.html', extra, (page) =>
+    page.evaluate((a) => window.runComparison(a), {
       heed: '/model.heed',
       marian: `/${path.relative(ROOT, MARIAN)}/model.bin`,
       marianInt8: `/${path.relative(ROOT, MARIAN)}/model.int8.bin`,
@@ -114,11 +108,8 @@ async function inChromium(manifest, agreement) {
       sentences: SENTENCES,
       agreement,
       rounds: ROUNDS,
-    });
-  } finally {
-    await browser.close();
-    server.close();
-  }
+    }),
+  );
 }
 
 const { manifest, model } = await files();

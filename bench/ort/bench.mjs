@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-web';
 import { loadTranslator } from '../../web/lib/heed.js';
 import { loadHeedBench } from '../heed_bench_module.mjs';
-import { serveRepo } from '../serve_repo.mjs';
+import { inBenchPage } from '../serve_repo.mjs';
 import { SENTENCES, WORDS } from '../sentences.mjs';
 import { compareOrt } from './compare.mjs';
 
@@ -185,17 +185,11 @@ async function inNode({ manifest, model, reference }) {
 }
 
 async function inChromium({ manifest }) {
-  const { launchChromium } = await import('../../tests/browser/helpers.mjs');
-  const server = await serveRepo({
+  const extra = {
     '/model.heed': path.resolve(ROOT, manifest.model),
     '/reference.json': path.join(ONNX, 'reference.json'),
-  });
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage();
-    page.on('console', (m) => console.error(`  chromium: ${m.text()}`));
-    const { port } = server.address();
-    await page.goto(`http://127.0.0.1:${port}/bench/ort/page.html`);
+  };
+  return inBenchPage('/bench/ort/page.html', extra, async (page) => {
     const version = await page.evaluate(() => navigator.userAgent.match(/Chrom\w+\/[\d.]+/)?.[0]);
     const result = await page.evaluate((a) => window.runComparison(a), {
       onnx: `/${path.relative(ROOT, ONNX)}/`,
@@ -204,10 +198,7 @@ async function inChromium({ manifest }) {
       rounds: ROUNDS,
     });
     return { ...result, version };
-  } finally {
-    await browser.close();
-    server.close();
-  }
+  });
 }
 
 async function main() {

@@ -51,18 +51,20 @@ function margin(x) {
   }
   return a - b;
 }
+/** A [1, n] int64 tensor of token ids. */
+const ids = (ort, list) =>
+  new ort.Tensor('int64', BigInt64Array.from(list, BigInt), [1, list.length]);
 const countWords = (texts) => texts.reduce((n, s) => n + s.split(/\s+/).filter(Boolean).length, 0);
 
 /** ORT's greedy loops over one compute's graphs; `ort` is the onnxruntime-web module. */
 function ortEngines(ort, g, cfg, kv, compute) {
-  const ids = (list) => new ort.Tensor('int64', BigInt64Array.from(list, BigInt), [1, list.length]);
   const noCache = {
     name: `ORT ${compute}, no cache (prefix re-run)`,
     async translate(src, maxLength, onLogits) {
-      const { memory } = await g.encoder.run({ src: ids(src) });
+      const { memory } = await g.encoder.run({ src: ids(ort, src) });
       const out = [cfg.decoder_start_id];
       for (let t = 0; t < maxLength; t++) {
-        const { logits } = await g.decoder.run({ tgt: ids(out), memory });
+        const { logits } = await g.decoder.run({ tgt: ids(ort, out), memory });
         const best = argmax(logits.data);
         if (onLogits) onLogits(t, logits.data);
         out.push(best);
@@ -74,7 +76,7 @@ function ortEngines(ort, g, cfg, kv, compute) {
   const kvCache = {
     name: `ORT ${compute}, KV cache`,
     async translate(src, maxLength, onLogits) {
-      const cross = await g.encoderKv.run({ src: ids(src) });
+      const cross = await g.encoderKv.run({ src: ids(ort, src) });
       const feeds = {};
       for (const n of kv.cross) feeds[n] = cross[n];
       const empty = [1, kv.heads, 0, kv.head_dim];
@@ -82,7 +84,7 @@ function ortEngines(ort, g, cfg, kv, compute) {
       const out = [];
       let token = cfg.decoder_start_id;
       for (let t = 0; t < maxLength; t++) {
-        feeds.token = ids([token]);
+        feeds.token = ids(ort, [token]);
         const r = await g.step.run(feeds);
         kv.past.forEach((n, i) => {
           feeds[n] = r[kv.present[i]];
@@ -100,10 +102,9 @@ function ortEngines(ort, g, cfg, kv, compute) {
 
 /** Max |ORT - PyTorch| of one compute's four graphs on the reference ids (reference.json). */
 async function numerics(ort, g, kv, want) {
-  const ids = (list) => new ort.Tensor('int64', BigInt64Array.from(list, BigInt), [1, list.length]);
-  const { memory } = await g.encoder.run({ src: ids(want.src) });
-  const { logits } = await g.decoder.run({ tgt: ids(want.tgt), memory });
-  const cross = await g.encoderKv.run({ src: ids(want.src) });
+  const { memory } = await g.encoder.run({ src: ids(ort, want.src) });
+  const { logits } = await g.decoder.run({ tgt: ids(ort, want.tgt), memory });
+  const cross = await g.encoderKv.run({ src: ids(ort, want.src) });
   const feeds = {};
   for (const n of kv.cross) feeds[n] = cross[n];
   for (const n of kv.past)
@@ -111,7 +112,7 @@ async function numerics(ort, g, kv, want) {
   let stepLast = null;
   for (const tok of want.tgt) {
     // teacher-forced over the reference prefix
-    feeds.token = ids([tok]);
+    feeds.token = ids(ort, [tok]);
     const r = await g.step.run(feeds);
     kv.past.forEach((n, i) => {
       feeds[n] = r[kv.present[i]];
