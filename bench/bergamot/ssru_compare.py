@@ -31,18 +31,13 @@ import torch
 from models import ROOT
 from models.pipeline import ssru_torch
 from models.pipeline.metrics import corpus_bleu, corpus_chrf
+from models.pipeline.train import read
 from tests import marian_reference as ref
 
 HEED = os.environ.get("HEED_CLI", os.path.join(ROOT, "build", "heed"))
 ORACLE = os.path.join(ROOT, "bench", "bergamot", "fixture_oracle.mjs")
 TEST = os.path.join(ROOT, "models", "data", "ddtp", "en-fr.test.")
 FACTOR = 2.0  # Marian's max-length-factor, as Firefox sets it
-
-
-def read(path, limit=0):
-    with open(path, encoding="utf-8") as f:
-        lines = [l.rstrip("\n") for l in f]
-    return lines[:limit] if limit else lines
 
 
 def heed(model, vocab, sources, limits, beam=1, compute="f32"):

@@ -40,14 +40,7 @@ from models.heed_file import HeedFile
 from models.pipeline import ssru_torch
 from models.pipeline.heed_torch import read_heed
 from models.pipeline.metrics import corpus_bleu, corpus_chrf
-from models.pipeline.train import make_batches, pad, read
-
-
-def log(run, msg):
-    line = time.strftime("%H:%M:%S ") + msg
-    print(line, flush=True)
-    with open(os.path.join(run, "train.log"), "a") as f:
-        f.write(line + "\n")
+from models.pipeline.train import log, make_batches, pad, read
 
 
 def student_from(path, dropout):
