@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -51,6 +52,9 @@ class ThreadPool {
     /// Spins until done() or the spin time has passed (at once while spinning is off); -> done().
     template <class Done>
     bool spin_until(Done&& done);
+    /// Counts a find that this thread was off its core; -> whether it makes a chain long
+    /// enough to stop spinning (see kStrikes in thread_pool.cpp).
+    bool preempted_again(std::chrono::steady_clock::time_point now);
 
     std::vector<std::thread> workers_;
     std::mutex mutex_;
@@ -62,6 +66,8 @@ class ThreadPool {
     void* ctx_ = nullptr;
     /// Steady-clock ticks before which nobody spins (a thread was seen off its core).
     std::atomic<std::int64_t> calm_until_{0};
+    std::atomic<std::int64_t> last_preempted_{0};  ///< ticks of the last find off its core
+    std::atomic<int> strikes_{0};                  ///< finds in a row, each within kChain
 };
 
 /// The pool the calling thread's products may share out, or null (work on this thread alone).

@@ -19,12 +19,10 @@
 namespace heed {
 namespace {
 
-/// Whether the threads of a call share each product of its one sentence instead of taking a
-/// sentence each. Beam search only: on this project's 2-vCPU machine, one 40-word sentence on
-/// 2 threads ran 0.67-0.99x its 1-thread speed greedy (a step's products are too small for the
-/// hand-over) but 1.15-1.47x under beam 4 in the pthreads WebAssembly build (README, Speed).
+/// Whether the threads of a call share each product of its one sentence (greedy or beam)
+/// instead of taking a sentence each (README, Speed: 2 threads against 1 on one sentence).
 bool shares_products(const TranslateOptions& options, std::size_t sentences) {
-    return sentences == 1 && options.beam_size > 1 && options.threads > 1;
+    return sentences == 1 && options.threads > 1;
 }
 
 bool is_blank(const std::string& s) {
