@@ -365,8 +365,8 @@ export interface LoadOptions {
    *  their memory; the reference int8 is compared with). f16/f32 files are always f32. */
   compute?: 'int8' | 'f32';
   /** 1 (default): the single-thread build. 2..16: the pthreads build (mt/heed-mt.mjs), whose
-   *  translate() decodes the sentences of a batch or paragraph on that many threads (the same
-   *  translations); loading starts the threads' workers (threads - 1 besides the caller,
+   *  translate() decodes the sentences of a batch or paragraph on that many threads, or shares
+   *  each large matrix product of one sentence over them (the same translations); loading starts the threads' workers (threads - 1 besides the caller,
    *  shared by the translators of that build), so every value of the range works for any
    *  batch. Needs SharedArrayBuffer: Node, or a cross-origin isolated page (served with COOP
    *  same-origin and COEP require-corp, as scripts/serve.mjs does); BAD_INPUT elsewhere.
