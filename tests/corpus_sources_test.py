@@ -100,6 +100,15 @@ def main():
     for s, t in made:
         new = [w.rstrip(".") for w in s.split() if w not in english]
         check("copy: the new token on both sides", len(new) == 1 and new[0] in t, True)
+    test = [("Page %d of the Manual" % i, "Seite %d des Handbuchs" % i) for i in range(40)]
+    held = copy_pairs.check(test, "de", 2)
+    check("copy check: every kind in turn", sorted(k for _, _, k, _ in held),
+          sorted(copy_pairs.KINDS * 2))
+    check("copy check: the string on both sides", all(n in s and n in t for s, t, _, n in held),
+          True)
+    check("copy check: made from the given pairs", all(
+        s.replace(n, "x").split()[:1] == ["Page"] for s, _, _, n in held), True)
+    check("copy: emoji of 3 and 4 bytes", all(c in copy_pairs.EMOJI for c in "☕✅👍🚀🧀"), True)
     check("copy: a token also inside a longer word is not used",
           copy_pairs.candidates("the Debian system, Printing System (CUPS)",
                                 "das Debian-System, Printing System (CUPS)"), ["Printing"])

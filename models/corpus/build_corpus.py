@@ -16,7 +16,9 @@ Usage: /usr/bin/python3 -m models.corpus.build_corpus [--out models/data] [--lan
 Writes OUT/<source>/en-<lang>.<split>.<en|lang>, OUT/copy/en-<lang>.train.* (synthetic copy pairs
 made from the train split only, sources/copy_pairs.py), OUT/all/en-<lang>.train.* (every source's
 train split, everyday sources repeated REPEAT times, and the copy pairs: the training data),
-OUT/everyday/en-<lang>.test.* (the held-out everyday check), OUT/licences.txt (each source's
+OUT/everyday/en-<lang>.test.* (the held-out everyday check), OUT/copy_check/en-<lang>.test.*
+(the held-out copy check: test pairs with a string to copy put in, and in .copy each pair's kind
+and string), OUT/licences.txt (each source's
 packages and the licences their copyright files name; a full build into models/data also writes
 it to models/cards/licences.txt, the committed copy the model cards are made from) and
 OUT/packages.txt (versions).
@@ -50,6 +52,7 @@ SOURCES = [("ddtp", ddtp), ("libreoffice_help", libreoffice_help), ("gnome_help"
 REPEAT = {"de": {"ding_examples": 2, "ding_nouns": 1, "cldr": 3},
           "fr": {"freedict_nouns": 3, "cldr": 3}}
 COPY_SHARE = 0.04  # synthetic copy pairs, as a share of the train split (sources/copy_pairs.py)
+COPY_CHECK_PER_KIND = 50  # the held-out copy check's pairs per kind (from the test splits)
 RESERVED = {"developers-reference", "maint-guide", "debian-handbook", "tuxpaint-stamps-default"}
 MAX_WORDS = 60  # why: long pairs cost quadratic attention and rarely align cleanly
 CHECKSUMS = os.path.join(MODELS, "corpus.sha256")
@@ -133,7 +136,7 @@ def build(out, root, lists, lang):
     write_pairs(os.path.join(out, "everyday"), pair + ".test", lang, everyday)
     held = {s for s, _ in everyday}
     print("%s everyday (wesnoth-httt, held out): %d pairs" % (pair, len(everyday)), file=sys.stderr)
-    seen, train, originals = set(), [], []
+    seen, train, originals, tests = set(), [], [], []
     for name, module in SOURCES:
         rows = {"train": [], "dev": [], "test": []}
         dropped = collections.Counter()
@@ -151,6 +154,7 @@ def build(out, root, lists, lang):
             r.sort()
             write_pairs(os.path.join(out, name), "%s.%s" % (pair, part), lang, r)
         train += rows["train"] * REPEAT.get(lang, {}).get(name, 1)
+        tests += rows["test"]
         originals += rows["train"]
         kept = sum(len(r) for r in rows.values())
         print("%s %-17s kept %7d (train %d dev %d test %d), dropped %d: %s" % (
@@ -162,6 +166,13 @@ def build(out, root, lists, lang):
     print("%s %-17s kept %7d (train only, from %d train pairs)" % (
         pair, "copy (synthetic)", len(synthetic), len(originals)), file=sys.stderr)
     train += synthetic
+    check = copy_pairs.check(tests, lang, COPY_CHECK_PER_KIND)
+    folder = os.path.join(out, "copy_check")
+    write_pairs(folder, pair + ".test", lang, [(s, t) for s, t, _, _ in check])
+    with open(os.path.join(folder, pair + ".test.copy"), "w") as f:
+        f.write("".join("%s\t%s\n" % (kind, new) for _, _, kind, new in check))
+    print("%s %-17s kept %7d (test only, from %d test pairs)" % (
+        pair, "copy check", len(check), len(tests)), file=sys.stderr)
     write_pairs(os.path.join(out, "all"), pair + ".train", lang, train)
     print("%s all sources: train %d (%d distinct pairs before repeats and copies)" % (
         pair, len(train), len(originals)), file=sys.stderr)

@@ -82,9 +82,34 @@ def read_split(args, pair, source):
     return sources, refs
 
 
+def copy_strings(args, pair, source, count):
+    """[(kind, string)] of a split that has a .copy file (the held-out copy check), else None."""
+    files = "en-" + [l for l in pair.split("-") if l != "en"][0]
+    path = os.path.join(args.data, source, "%s.%s.copy" % (files, args.split))
+    if not os.path.exists(path):
+        return None
+    rows = [tuple(line.split("\t", 1)) for line in read(path)]
+    if args.limit and len(rows) > args.limit:
+        rows = [rows[i * len(rows) // args.limit] for i in range(args.limit)]
+    if len(rows) != count:
+        raise SystemExit("evaluate: %s has %d lines for %d pairs" % (path, len(rows), count))
+    return rows
+
+
+def copied(hyps, strings):
+    """{kind: share of translations that hold their string unchanged}, and "all"."""
+    by_kind = {}
+    for hyp, (kind, string) in zip(hyps, strings):
+        by_kind.setdefault(kind, []).append(string in hyp)
+        by_kind.setdefault("all", []).append(string in hyp)
+    return {k: round(sum(v) / len(v), 4) for k, v in sorted(by_kind.items())}
+
+
 def evaluate(args, pair, source, to):
-    """One report: BLEU/chrF per beam, the copy-source baseline, samples, PyTorch agreement."""
+    """One report: BLEU/chrF per beam, the copy-source baseline, samples, PyTorch agreement;
+    for the copy check, the share of strings that came through unchanged."""
     sources, refs = read_split(args, pair, source)
+    strings = copy_strings(args, pair, source, len(sources))
     words = sum(len(s.split()) for s in sources)
     report = {
         "model": os.path.basename(args.model), "pair": pair, "source": source,
@@ -102,6 +127,8 @@ def evaluate(args, pair, source, to):
             "beam": beam, "bleu": round(corpus_bleu(hyps, refs)[0], 2),
             "chrf": round(corpus_chrf(hyps, refs), 2), "cli_seconds": round(secs, 1),
             "cli_words_per_second": round(words / secs, 1)})
+        if strings:
+            report["results"][-1]["copied"] = copied(hyps, strings)
     # why: the splits are sorted, so the first pairs are not typical; take ten spread evenly
     picks = [i * len(sources) // 10 for i in range(min(10, len(sources)))]
     report["samples"] = [dict({"source": sources[i], "reference": refs[i]},
@@ -155,7 +182,9 @@ def matrix(args):
             reports.append(r)
             print("%s %-17s %5d  copy %5.1f  %s" % (
                 pair, source, r["sentences"], r["copy_source_chrf"], "  ".join(
-                    "beam %d chrF %.1f BLEU %.1f" % (x["beam"], x["chrf"], x["bleu"])
+                    "beam %d chrF %.1f BLEU %.1f%s" % (
+                        x["beam"], x["chrf"], x["bleu"],
+                        " copied %.1f%%" % (100 * x["copied"]["all"]) if "copied" in x else "")
                     for x in r["results"])), flush=True)
     return reports
 

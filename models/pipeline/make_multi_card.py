@@ -39,8 +39,9 @@ SOURCES = {
     "mozilla": "Firefox and Thunderbird language packs",
     "manpages": "translated manual pages",
     "everyday": "everyday check: Wesnoth's Heir to the Throne dialogue, never trained on",
+    "copy_check": "copy check: test pairs of every source with a string to copy put in",
 }
-HELD_OUT = {"everyday"}  # test pairs only: not training data, so not in the licences section
+HELD_OUT = {"everyday", "copy_check"}  # test pairs only: not training data, so not in the licences section
 
 
 def dev_curves(log_path):
@@ -151,7 +152,13 @@ def main():
             "- %d updates in %d stages, %.1f hours of wall time on this machine's shared cores "
             "(log: `models/cards/%s.train.log`)." % (train.get("steps", 0), train.get("stages", 0),
                                                      train.get("hours", 0), args.name)]
-    averaged = json.loads(meta.get("heed.training", "{}")).get("averaged_steps")
+    training = json.loads(meta.get("heed.training", "{}"))
+    for g in training.get("grown", []):
+        out.append("- Grown at step {:,} from a feed-forward width of {:,} to {:,} "
+                   "(`models.pipeline.grow`: the new units start with zero output weights, so "
+                   "the grown model translated exactly as the old one), then trained on."
+                   .format(g["at_step"], *g["ffn_dim"]))
+    averaged = training.get("averaged_steps")
     if averaged:
         out.append("- The shipped weights are the mean of %d checkpoints of the last stage, saved "
                    "at steps %s (`models.pipeline.average`; the log's last step is where training "
@@ -168,6 +175,21 @@ def main():
         out.append("| %s | %s | %d | %s | %s | %.1f |" % (
             r["pair"], r["source"], r["sentences"], cell(r, 1), cell(r, 4),
             r["copy_source_chrf"]))
+    checks = [r for r in reports if "copied" in r["results"][0]]
+    if checks:
+        kinds = sorted(k for k in checks[0]["results"][0]["copied"] if k != "all")
+        out += ["", "## Copy check (held out): what must come through unchanged
+",
+                "Test pairs of every source with one name or number replaced, on both sides, by "
+                "a string of another kind (`models/corpus/sources/copy_pairs.py`, `check`); the "
+                "share of greedy translations that hold it unchanged.
+",
+                "| direction | pairs | all | " + " | ".join(kinds) + " |",
+                "|---|---|---|" + "---|" * len(kinds)]
+        for r in checks:
+            c = r["results"][0]["copied"]
+            out.append("| %s | %d | %.0f%% | %s |" % (r["pair"], r["sentences"], 100 * c["all"],
+                       " | ".join("%.0f%%" % (100 * c[k]) for k in kinds)))
     checked = sum(r.get("pytorch_checked", 0) for r in reports)
     if checked:
         same = sum(r["pytorch_checked"] - r["pytorch_disagreements"] for r in reports

@@ -6,9 +6,14 @@ repetition; a dev or test pair is never used), seeded per language so the output
 a pair in which one token (a number, or a capitalised word that is not the sentence's first) occurs
 identically on both sides, and replace it, on both sides, by a random string of another kind.
 The pairs go to the train split only (OUT/copy/ has no dev or test files).
+
+check() makes the held-out copy check the same way from the TEST splits (another seed, the
+kinds in turn): each pair with the kind and the string that must come through unchanged
+(OUT/copy_check/, scored by evaluate.py as the share of translations that contain it).
 """
 import random
 import re
+import unicodedata
 
 TOKEN = re.compile(r"(?<![\w./:-])(\d+|[A-Z][a-z]{2,})(?![\w/:-]|\.\w)")
 EDGES = r"(?<![\w./:-])%s(?![\w/:-]|\.\w)"  # the same token edges, for one given token
@@ -17,8 +22,13 @@ CYRILLIC = "абвгдежзийклмнопрстуфхцчшщыэюя"
 HIRAGANA = [chr(c) for c in range(0x3042, 0x3094)]
 CJK = [chr(c) for c in range(0x4E00, 0x4E00 + 2000)]
 HANGUL = [chr(c) for c in range(0xAC00, 0xAC00 + 400)]
-EMOJI = [chr(c) for c in list(range(0x1F600, 0x1F640)) + list(range(0x1F330, 0x1F37F))
-         + list(range(0x1F400, 0x1F43F))]
+# why: the blocks people type emoji from, 3-byte (U+2600-27BF: ☕ ✅ ❤) and 4-byte (U+1F300-1FAFF:
+# faces, food, animals, transport, gestures), named code points only; the first copy pairs drew
+# from three 4-byte ranges and the model dropped ☕ and 👍, which they never held
+EMOJI = [chr(c) for c in list(range(0x2600, 0x27C0)) + list(range(0x1F300, 0x1F650))
+         + list(range(0x1F680, 0x1F700)) + list(range(0x1F900, 0x1FB00))
+         if unicodedata.name(chr(c), "")]
+KINDS = ["greek", "cyrillic", "cjk", "emoji", "url", "file", "version", "code"]
 LATIN = "abcdefghijklmnopqrstuvwxyz"
 EXTENSIONS = ["txt", "pdf", "png", "jpg", "csv", "json", "py", "tar.gz", "odt", "html", "c", "sh"]
 TLDS = ["org", "com", "net", "de", "fr", "io", "eu"]
@@ -28,9 +38,9 @@ def word(rng, letters, lo=3, hi=9):
     return "".join(rng.choice(letters) for _ in range(rng.randint(lo, hi)))
 
 
-def replacement(rng):
-    """A random string of one of the kinds that must be copied."""
-    kind = rng.choice(["greek", "cyrillic", "cjk", "emoji", "url", "file", "version", "code"])
+def replacement(rng, kind=None):
+    """A random string of the given kind (by default a random one) of those that must be copied."""
+    kind = kind or rng.choice(KINDS)
     if kind == "greek":
         return word(rng, GREEK)
     if kind == "cyrillic":
@@ -71,19 +81,32 @@ def substitute(text, tok, new):
     return re.sub(EDGES % re.escape(tok), lambda _: new, text, count=1)
 
 
-def make(train, lang, count, seed="heed-copy"):
-    """count synthetic pairs from the (English, translation) train pairs, deterministically."""
+def substituted(pairs, lang, count, seed, kinds=None):
+    """Up to count (english, translation, kind, new) from pairs, deterministically: kinds=None
+    draws each kind at random, else takes the kinds in turn."""
     rng = random.Random("%s-%s" % (seed, lang))
-    usable = [(s, t, c) for s, t in sorted(set(train)) for c in [candidates(s, t)] if c]
+    usable = [(s, t, c) for s, t in sorted(set(pairs)) for c in [candidates(s, t)] if c]
     rng.shuffle(usable)
     out, seen = [], set()
     for s, t, toks in usable:
         if len(out) >= count:
             break
         tok = rng.choice(toks)
-        new = replacement(rng)
+        kind = kinds[len(out) % len(kinds)] if kinds else rng.choice(KINDS)
+        new = replacement(rng, kind)
         pair = (substitute(s, tok, new), substitute(t, tok, new))
         if pair[0] not in seen and new in pair[0] and new in pair[1]:
             seen.add(pair[0])
-            out.append(pair)
+            out.append(pair + (kind, new))
     return sorted(out)
+
+
+def make(train, lang, count, seed="heed-copy"):
+    """count synthetic pairs from the (English, translation) train pairs, deterministically."""
+    return [(s, t) for s, t, _, _ in substituted(train, lang, count, seed)]
+
+
+def check(test, lang, per_kind):
+    """The held-out copy check: per_kind (english, translation, kind, new) of every kind, from
+    the test pairs."""
+    return substituted(test, lang, per_kind * len(KINDS), "heed-copy-check", KINDS)
