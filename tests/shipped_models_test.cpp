@@ -27,7 +27,8 @@ TEST(ShippedModels, FitTheSizeBudget) {
     std::size_t total = 0;
     for (const std::string& file : files) {
         const std::size_t size = heed::test::read_text(HEED_MODELS_DIR "/" + file).size();
-        EXPECT_LE(size, 16u * 1000 * 1000) << file << " is over the 16 MB budget of one model";
+        // why: issue #22 lets a model grow to 20 MB when its curves show it needs the capacity
+        EXPECT_LE(size, 20u * 1000 * 1000) << file << " is over the 20 MB budget of one model";
         total += size;
     }
     EXPECT_LE(total, 40u * 1000 * 1000) << "the shipped models are over the 40 MB budget";

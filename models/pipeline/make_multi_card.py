@@ -94,6 +94,19 @@ TYPED = {
 }
 
 
+def growth(log_path):
+    """[(step, (old ffn_dim, new ffn_dim))]: where the stages' configs in the log widen the FFN."""
+    found, last = [], None
+    for line in open(log_path):
+        m = re.search(r" start step (\d+), \d+ params, config (\{.*\})$", line.rstrip("\n"))
+        if m:
+            ffn = json.loads(m.group(2))["ffn_dim"]
+            if last is not None and ffn != last:
+                found.append((int(m.group(1)), (last, ffn)))
+            last = ffn
+    return found
+
+
 def typed(model_path, directions, heed):
     """Rows (direction, source, greedy, beam 4) of the engine's translations of TYPED."""
     rows = []
@@ -152,13 +165,12 @@ def main():
             "- %d updates in %d stages, %.1f hours of wall time on this machine's shared cores "
             "(log: `models/cards/%s.train.log`)." % (train.get("steps", 0), train.get("stages", 0),
                                                      train.get("hours", 0), args.name)]
-    training = json.loads(meta.get("heed.training", "{}"))
-    for g in training.get("grown", []):
+    for step, (before, after) in growth(log):
         out.append("- Grown at step {:,} from a feed-forward width of {:,} to {:,} "
                    "(`models.pipeline.grow`: the new units start with zero output weights, so "
                    "the grown model translated exactly as the old one), then trained on."
-                   .format(g["at_step"], *g["ffn_dim"]))
-    averaged = training.get("averaged_steps")
+                   .format(step, before, after))
+    averaged = json.loads(meta.get("heed.training", "{}")).get("averaged_steps")
     if averaged:
         out.append("- The shipped weights are the mean of %d checkpoints of the last stage, saved "
                    "at steps %s (`models.pipeline.average`; the log's last step is where training "
@@ -178,12 +190,10 @@ def main():
     checks = [r for r in reports if "copied" in r["results"][0]]
     if checks:
         kinds = sorted(k for k in checks[0]["results"][0]["copied"] if k != "all")
-        out += ["", "## Copy check (held out): what must come through unchanged
-",
+        out += ["", "## Copy check (held out): what must come through unchanged\n",
                 "Test pairs of every source with one name or number replaced, on both sides, by "
                 "a string of another kind (`models/corpus/sources/copy_pairs.py`, `check`); the "
-                "share of greedy translations that hold it unchanged.
-",
+                "share of greedy translations that hold it unchanged.\n",
                 "| direction | pairs | all | " + " | ".join(kinds) + " |",
                 "|---|---|---|" + "---|" * len(kinds)]
         for r in checks:
