@@ -1,8 +1,7 @@
 """models/pipeline/grow.py: a widened feed-forward layer keeps the narrow one's weights and adds
 units whose output is exactly zero (numpy, every layer of tests/data/tiny_format.heed), and the
 engine (HEED_CLI, as ctest sets it) translates and attends with the grown models/tiny/tiny.heed
-exactly as with the original. Narrowing and a
-mismatched file are refused by name.
+exactly as with the original. Narrowing and a mismatched file are refused by name.
 Run from the repository root: HEED_CLI=build/heed /usr/bin/python3 -m tests.grow_test"""
 import json
 import os

@@ -71,29 +71,24 @@ def pytorch_greedy(model_path, sources, to=None, batch=64):
 
 
 def read_split(args, pair, source):
+    """(sources, references, strings) of a split, spread evenly over it with --limit; strings
+    are the [(kind, string)] of its .copy file (the held-out copy check), else None."""
     src_lang, tgt_lang = pair.split("-")
     files = "en-" + (tgt_lang if src_lang == "en" else src_lang)
     base = os.path.join(args.data, source, "%s.%s." % (files, args.split))
     sources, refs = read(base + src_lang, 0), read(base + tgt_lang, 0)
+    strings = None
+    if os.path.exists(base + "copy"):
+        strings = [tuple(line.split("\t", 1)) for line in read(base + "copy")]
+        if len(strings) != len(sources):
+            raise SystemExit("evaluate: %scopy has %d lines for %d pairs" % (
+                base, len(strings), len(sources)))
     if args.limit and len(sources) > args.limit:
         # why: the splits are sorted, so take the sentences spread evenly, not the first ones
         picks = [i * len(sources) // args.limit for i in range(args.limit)]
         sources, refs = [sources[i] for i in picks], [refs[i] for i in picks]
-    return sources, refs
-
-
-def copy_strings(args, pair, source, count):
-    """[(kind, string)] of a split that has a .copy file (the held-out copy check), else None."""
-    files = "en-" + [l for l in pair.split("-") if l != "en"][0]
-    path = os.path.join(args.data, source, "%s.%s.copy" % (files, args.split))
-    if not os.path.exists(path):
-        return None
-    rows = [tuple(line.split("\t", 1)) for line in read(path)]
-    if args.limit and len(rows) > args.limit:
-        rows = [rows[i * len(rows) // args.limit] for i in range(args.limit)]
-    if len(rows) != count:
-        raise SystemExit("evaluate: %s has %d lines for %d pairs" % (path, len(rows), count))
-    return rows
+        strings = strings and [strings[i] for i in picks]
+    return sources, refs, strings
 
 
 def copied(hyps, strings):
@@ -108,8 +103,7 @@ def copied(hyps, strings):
 def evaluate(args, pair, source, to):
     """One report: BLEU/chrF per beam, the copy-source baseline, samples, PyTorch agreement;
     for the copy check, the share of strings that came through unchanged."""
-    sources, refs = read_split(args, pair, source)
-    strings = copy_strings(args, pair, source, len(sources))
+    sources, refs, strings = read_split(args, pair, source)
     words = sum(len(s.split()) for s in sources)
     report = {
         "model": os.path.basename(args.model), "pair": pair, "source": source,
