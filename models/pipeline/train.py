@@ -13,7 +13,6 @@ Continue from the committed weights-only checkpoint in a fresh clone:
 """
 import argparse
 import dataclasses
-import glob
 import json
 import math
 import os
@@ -31,6 +30,7 @@ import torch.nn.functional as F
 from models.pipeline import marian_compat
 from models.pipeline.heed_torch import Seq2Seq, greedy, read_heed, write_heed
 from models.pipeline.metrics import corpus_bleu, corpus_chrf
+from models.pipeline.training_data import corpus_of
 
 
 def log(run, msg):
@@ -67,24 +67,6 @@ def train_spm(args, files, langs):
         character_coverage=0.9995, pad_id=0, unk_id=1, bos_id=2, eos_id=3,
         num_threads=args.threads, **extra)
     return prefix + ".model"
-
-
-def corpus_of(args):
-    """[(direction, src_lang, tgt_lang, train file prefix, [dev file prefixes])]: one entry for
-    --pair (DDTP, the shipped single-direction models) or one per --directions entry (every
-    source's train split, and a few dev sentences from each source)."""
-    if args.pair:
-        src, tgt = args.pair.split("-")
-        base = os.path.join(args.data, "ddtp", args.pair)
-        return [(args.pair, src, tgt, base + ".train.", [base + ".dev."])]
-    out = []
-    for d in args.directions.split(","):
-        src, tgt = d.split("-")
-        pair = "en-" + (tgt if src == "en" else src)
-        devs = sorted(glob.glob(os.path.join(args.data, "*", pair + ".dev.en")))
-        out.append((d, src, tgt, os.path.join(args.data, "all", pair + ".train."),
-                    [p[:-2] for p in devs if "/all/" not in p]))
-    return out
 
 
 def make_batches(pairs, max_tokens, rng):
@@ -128,13 +110,14 @@ def load_examples(args, sp, corpus, cfg):
     per direction the dev sentences (source, reference, start id, corpus source) logged during
     training."""
     examples, dev = [], {}
-    for direction, src, tgt, train, devs in corpus:
+    for direction, src, tgt, train, devs, extra in corpus:
         start = sp.piece_to_id(LANG_TOKEN % tgt) if args.directions else cfg["decoder_start_id"]
         n = 0
-        for s_ids, t_ids in zip(sp.encode(read(train + src)), sp.encode(read(train + tgt))):
-            if len(s_ids) < args.max_len and len(t_ids) < args.max_len:
-                examples.append((s_ids + [cfg["eos_id"]], start, t_ids))
-                n += 1
+        for prefix in [train] + extra:
+            for s_ids, t_ids in zip(sp.encode(read(prefix + src)), sp.encode(read(prefix + tgt))):
+                if len(s_ids) < args.max_len and len(t_ids) < args.max_len:
+                    examples.append((s_ids + [cfg["eos_id"]], start, t_ids))
+                    n += 1
         rows = []
         for d in devs:
             share = 200 if args.pair else args.dev_per_source
@@ -258,6 +241,9 @@ def parse_args():
                          "stable, decay) instead of decaying it as 1/sqrt(step)")
     ap.add_argument("--cooldown", type=int, default=0,
                     help="decay the rate linearly to zero over the last N steps before --stop-step")
+    ap.add_argument("--mix", metavar="SOURCE=TIMES,...",
+                    help="read these sources' training pairs TIMES times in all (--directions; "
+                         "e.g. a cool-down weighted towards everyday language)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dropout", type=float, default=0.1)
     ap.add_argument("--bf16", action="store_true",
@@ -464,7 +450,10 @@ def main():
     args = parse_args()
     torch.set_num_threads(args.threads)
     os.makedirs(args.run, exist_ok=True)
-    corpus = corpus_of(args)
+    try:
+        corpus = corpus_of(args)
+    except ValueError as e:
+        sys.exit(str(e))
     ckpt, init = starting_point(args)
     sp_path, sp = tokenizer(args, corpus)
     model, opt, progress = build_model(args, model_config(args, sp, ckpt, init), ckpt, init)
