@@ -33,8 +33,8 @@ import sys
 
 from models import MODELS
 from models.corpus.sources import (cldr, ddtp, debian_reference, ding, freedict, games,
-                                   gettext_catalogs, gnome_help, libreoffice_help, manpages, ui,
-                                   wesnoth)
+                                   gcompris_words, gettext_catalogs, gnome_help,
+                                   libreoffice_help, manpages, ui, wesnoth)
 from models.corpus.sources import copy_pairs, licences
 from models.corpus.sources.common import clean
 
@@ -44,13 +44,14 @@ SOURCES = [("ddtp", ddtp), ("libreoffice_help", libreoffice_help), ("gnome_help"
            ("wesnoth", wesnoth), ("freedict_examples", freedict.Examples),
            ("freedict_words", freedict.Words), ("ding_examples", ding.Examples),
            ("ding_nouns", ding.Nouns), ("freedict_nouns", freedict.Nouns), ("cldr", cldr),
+           ("gcompris_words", gcompris_words),
            ("games", games), ("libreoffice_ui", ui.LibreOffice), ("mozilla", ui.Mozilla),
            ("manpages", manpages)]
 # Everyday sources are short and few beside documentation: their train split is repeated this many
 # times in all/ (the file train.py reads, every line once an epoch), so training sees them. The
 # source's own files are written once.
-REPEAT = {"de": {"ding_examples": 2, "ding_nouns": 1, "cldr": 3},
-          "fr": {"freedict_nouns": 3, "cldr": 3}}
+REPEAT = {"de": {"ding_examples": 2, "ding_nouns": 1, "cldr": 3, "gcompris_words": 2},
+          "fr": {"freedict_nouns": 3, "cldr": 3, "gcompris_words": 2}}
 COPY_SHARE = 0.04  # synthetic copy pairs, as a share of the train split (sources/copy_pairs.py)
 COPY_CHECK_PER_KIND = 50  # the held-out copy check's pairs per kind (from the test splits)
 RESERVED = {"developers-reference", "maint-guide", "debian-handbook", "tuxpaint-stamps-default"}

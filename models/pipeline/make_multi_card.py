@@ -33,6 +33,7 @@ SOURCES = {
     "ding_examples": "Ding (trans-de-en): example phrases",
     "ding_nouns": "Ding: gendered nouns in short template sentences",
     "cldr": "Unicode CLDR: names of everyday things (emoji annotations, units, places)",
+    "gcompris_words": "GCompris' picture vocabulary: nouns in short template sentences",
     "games": "game dialogue and help (0 A.D., Widelands, Warzone 2100, Hedgewars, SuperTuxKart, "
              "GCompris, Freeciv)",
     "libreoffice_ui": "LibreOffice's own interface",
