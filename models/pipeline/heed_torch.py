@@ -68,12 +68,16 @@ class Seq2Seq(nn.Module):
         mask = src == self.cfg["pad_id"]
         return self.transformer.encoder(self.embed_tokens(src), src_key_padding_mask=mask), mask
 
-    def decode(self, tgt_in, memory, src_mask):
+    def decode(self, tgt_in, memory, src_mask, last_only=False):
+        """Logits at every target position, or (last_only) at the last one alone: a search
+        needs no more, and the vocabulary product over the whole prefix is most of its time."""
         t = tgt_in.shape[1]
         causal = torch.triu(torch.full((t, t), float("-inf")), diagonal=1)
         h = self.transformer.decoder(self.embed_tokens(tgt_in), memory, tgt_mask=causal,
                                      tgt_key_padding_mask=tgt_in == self.cfg["pad_id"],
                                      memory_key_padding_mask=src_mask)
+        if last_only:
+            h = h[:, -1:]
         logits = h @ self.embed.weight.t()
         # why: adding a frozen zero bias over every logit costs a pass over B·T·V for nothing
         return logits + self.logits_bias if self.cfg["final_logits_bias"] else logits
@@ -103,7 +107,8 @@ def greedy(model, sources, caps, start_ids=None):
     outs, margins = [[] for _ in sources], [[] for _ in sources]
     done = [False] * len(sources)
     for _ in range(max(caps)):
-        top2 = torch.topk(model.decode(ys, memory, mask)[:, -1].double(), 2, dim=-1)
+        top2 = torch.topk(model.decode(ys, memory, mask, last_only=True)[:, -1].double(), 2,
+                          dim=-1)
         nxt = top2.indices[:, 0]
         for i in range(len(sources)):
             if not done[i]:

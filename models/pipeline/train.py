@@ -94,13 +94,17 @@ def pad(seqs, value=0):
 
 def translate(model, sp, sents, starts, batch=100):
     model.eval()
-    c, out = model.cfg, []
-    for b in range(0, len(sents), batch):
-        srcs = [sp.encode(x)[:c["max_positions"] - 1] + [c["eos_id"]] for x in sents[b:b + batch]]
+    c, out = model.cfg, [None] * len(sents)
+    srcs = [sp.encode(x)[:c["max_positions"] - 1] + [c["eos_id"]] for x in sents]
+    # why: a batch decodes until its longest sentence ends, so batches of like lengths waste less
+    order = sorted(range(len(sents)), key=lambda i: len(srcs[i]))
+    for b in range(0, len(order), batch):
+        chosen = order[b:b + batch]
         # why: the engine's own cap; an untrained model repeats itself up to it
-        caps = [min(2 * len(x) + 10, 64) for x in srcs]
-        ids, _ = greedy(model, srcs, caps, starts[b:b + batch])
-        out += [sp.decode([t for t in row if t != c["eos_id"]]) for row in ids]
+        caps = [min(2 * len(srcs[i]) + 10, 64) for i in chosen]
+        ids, _ = greedy(model, [srcs[i] for i in chosen], caps, [starts[i] for i in chosen])
+        for i, row in zip(chosen, ids):
+            out[i] = sp.decode([t for t in row if t != c["eos_id"]])
     model.train()
     return out
 
