@@ -38,7 +38,8 @@ def training_facts(log_path):
     if not os.path.exists(log_path):
         return {}
     lines = open(log_path).read().splitlines()
-    steps = [(l[:8], int(m.group(1))) for l in lines for m in [re.search(r" step (\d+) ", l)] if m]
+    steps = [(l[:8], int(m.group(1))) for l in lines
+             for m in [re.search(r" step (\d+)(?: |$)", l)] if m]  # why: "stage end at step N" too
     evals = re.findall(r"eval step (\d+) dev chrF ([\d.]+) BLEU ([\d.]+)", "\n".join(lines))
     stages = sum(1 for l in lines if " start step " in l)
     # wall time: sum over stages of (last - first timestamp), from the log's HH:MM:SS stamps

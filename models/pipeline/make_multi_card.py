@@ -108,6 +108,44 @@ def growth(log_path):
     return found
 
 
+def cooldowns_to(log_path, step):
+    """[(first step, --mix or None)] of the stages that cooled the rate to zero at `step`
+    (train.py --stop-step STEP --cooldown N, reached: the rate fell linearly over steps
+    STEP-N+1 .. STEP); two when two cool-downs left the same checkpoint."""
+    found, args = [], None
+    for line in open(log_path):
+        m = re.search(r" arguments: (.*?)( \(allocator|$)", line.rstrip("\n"))
+        if m:
+            args = m.group(1).split()
+        m = re.search(r" stage end at step (\d+)", line)
+        if (m and int(m.group(1)) == step and args and "--cooldown" in args
+                and "--stop-step" in args and int(args[args.index("--stop-step") + 1]) == step):
+            n = int(args[args.index("--cooldown") + 1])
+            found.append((step - n + 1, args[args.index("--mix") + 1] if "--mix" in args else None))
+    return found
+
+
+def cooldown_lines(shipped, cooled, train_steps):
+    """The card's words for the cool-down(s) the shipped weights came from."""
+    step, first = shipped["steps"], cooled[0][0]
+    ways = ["reading these sources' training pairs more often (`--mix`, times in all, on top of "
+            "the corpus' own repeats): " + mix.replace(",", ", ") if mix else "plainly"
+            for _, mix in cooled]
+    averaged = shipped.get("averaged_steps") or []
+    line = ("- Steps {:,}–{:,}: the rate cooled linearly from its held value to zero "
+            "(`--stop-step {} --cooldown {}`), {}; the shipped weights are {}.".format(
+                first, step, step, step - first + 1,
+                ways[0] if len(cooled) == 1 else
+                "{} from the same checkpoint, {}".format(
+                    {2: "twice", 3: "three times"}.get(len(cooled), "%d times" % len(cooled)),
+                    " and ".join("once " + w for w in ways)),
+                "the mean of the %d ends (`models.pipeline.average`)" % len(averaged)
+                if len(averaged) > 1 and set(averaged) == {step} else "step {:,}'s".format(step)))
+    if train_steps != step:
+        line = line[:-1] + " (training went on from them, re-warmed, to the log's last step)."
+    return [line]
+
+
 def typed(model_path, directions, heed):
     """Rows (direction, source, greedy, beam 4) of the engine's translations of TYPED."""
     rows = []
@@ -171,8 +209,12 @@ def main():
                    "(`models.pipeline.grow`: the new units start with zero output weights, so "
                    "the grown model translated exactly as the old one), then trained on."
                    .format(step, before, after))
+    shipped = json.loads(meta.get("heed.training", "{}"))
+    cooled = cooldowns_to(log, shipped.get("steps", -1))
+    if cooled:
+        out += cooldown_lines(shipped, cooled, train.get("steps"))
     averaged = json.loads(meta.get("heed.training", "{}")).get("averaged_steps")
-    if averaged:
+    if averaged and not cooled:
         out.append("- The shipped weights are the mean of %d checkpoints of the last stage, saved "
                    "at steps %s (`models.pipeline.average`; the log's last step is where training "
                    "goes on from)." % (len(averaged), ", ".join(format(s, ",") for s in averaged)))
