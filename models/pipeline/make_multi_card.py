@@ -213,7 +213,7 @@ def main():
     cooled = cooldowns_to(log, shipped.get("steps", -1))
     if cooled:
         out += cooldown_lines(shipped, cooled, train.get("steps"))
-    averaged = json.loads(meta.get("heed.training", "{}")).get("averaged_steps")
+    averaged = shipped.get("averaged_steps")
     if averaged and not cooled:
         out.append("- The shipped weights are the mean of %d checkpoints of the last stage, saved "
                    "at steps %s (`models.pipeline.average`; the log's last step is where training "

@@ -30,12 +30,13 @@ FR = re.compile(r"^(un|une) ([a-zàâçéèêëîïôûùüÿœ-]+( [a-zàâçé
 GENDER = {"der": "m", "die": "f", "das": "n", "un": "m", "une": "f"}
 
 
-def captions(root, lang):
-    """{picture: caption} in one language, {} when the package is not there."""
+def captions(root, langs):
+    """[{picture: caption}] per language of langs, all {} when the package is not there."""
     path = os.path.join(root, RCC)
     if not os.path.exists(path):
-        return {}
-    return json.loads(read_rcc(path)[CONTENT % lang].decode("utf-8"))
+        return [{} for _ in langs]
+    files = read_rcc(path)
+    return [json.loads(files[CONTENT % lang].decode("utf-8")) for lang in langs]
 
 
 def french_plural(word):
@@ -49,7 +50,7 @@ def french_plural(word):
 
 
 def nouns(root, lang):
-    en, other = captions(root, "en"), captions(root, lang)
+    en, other = captions(root, ("en", lang))
     en_plurals = ding.english_plurals(root)
     german = {(w, g): p for _, _, w, p, g in ding.noun_entries(root)}
     found = {}
