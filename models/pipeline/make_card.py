@@ -34,34 +34,63 @@ def count_lines(path):
         return sum(1 for _ in f)
 
 
+def stages(lines):
+    """One dict per training stage of a log, in order: first step, start clock (seconds into the
+    day), the command's arguments (a list, or None), wall seconds, the step it ended at (or
+    None)."""
+    found, prev = [], None
+    for l in lines:
+        m = re.match(r"(\d\d):(\d\d):(\d\d) ", l)
+        t = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3)) if m else None
+        start = re.search(r" start step (\d+)", l)
+        if start:
+            found.append({"first": int(start.group(1)), "clock": t, "args": None,
+                          "seconds": 0, "end": None})
+        elif found and t is not None and prev is not None:
+            found[-1]["seconds"] += (t - prev) % 86400
+        prev = t if t is not None else prev
+        if not found:
+            continue
+        # why: train.py logs the arguments on a line of their own, ssru_student.py after the start
+        args = re.search(r" arguments: (.*?)( \(allocator|$)", l)
+        if args:
+            found[-1]["args"] = args.group(1).split()
+        end = re.search(r" stage end at step (\d+)", l)
+        if end:
+            found[-1]["end"] = int(end.group(1))
+    return found
+
+
+def wall_seconds(stages_):
+    """Stages run side by side (the log holds them one after the other: same first step,
+    started within a minute) count once, as the longest of them."""
+    total, group = 0, []
+    for s in stages_ + [None]:
+        if group and (s is None or s["first"] != group[0]["first"] or s["clock"] is None
+                      or group[0]["clock"] is None
+                      or (s["clock"] - group[0]["clock"]) % 86400 > 60):
+            total += max(g["seconds"] for g in group)
+            group = []
+        if s is not None:
+            group.append(s)
+    return total
+
+
 def training_facts(log_path):
     if not os.path.exists(log_path):
         return {}
-    lines = open(log_path).read().splitlines()
-    steps = [(l[:8], int(m.group(1))) for l in lines
+    with open(log_path) as f:
+        lines = f.read().splitlines()
+    steps = [int(m.group(1)) for l in lines
              for m in [re.search(r" step (\d+)(?: |$)", l)] if m]  # why: "stage end at step N" too
     evals = re.findall(r"eval step (\d+) dev chrF ([\d.]+) BLEU ([\d.]+)", "\n".join(lines))
-    stages = sum(1 for l in lines if " start step " in l)
-    # wall time: sum over stages of (last - first timestamp), from the log's HH:MM:SS stamps
-    secs, prev = 0, None
-    for l in lines:
-        m = re.match(r"(\d\d):(\d\d):(\d\d) ", l)
-        if not m:
-            continue
-        t = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3))
-        if " start step " in l:
-            prev = t
-            continue
-        if prev is not None:
-            secs += (t - prev) % 86400
-        prev = t
-    firsts = [int(m.group(1)) for l in lines for m in [re.search(r" start step (\d+)", l)] if m]
-    # a stage started with --init rebuilt the optimizer from the weights alone
-    inits = [firsts[i] for i, l in enumerate(l for l in lines if " arguments: " in l)
-             if "--init" in l and i < len(firsts)]
-    return {"steps": steps[-1][1] if steps else 0, "stages": stages, "hours": secs / 3600,
-            "first_step": firsts[0] if firsts else 0, "inits": inits,
-            "evals": evals}
+    found = stages(lines)
+    return {"steps": steps[-1] if steps else 0, "stages": len(found),
+            "hours": wall_seconds(found) / 3600,
+            "first_step": found[0]["first"] if found else 0,
+            # a stage started with --init rebuilt the optimizer from the weights alone
+            "inits": [s["first"] for s in found if s["args"] and "--init" in s["args"]],
+            "evals": evals, "stage_list": found}
 
 
 def main():

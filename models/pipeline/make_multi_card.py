@@ -108,18 +108,15 @@ def growth(log_path):
     return found
 
 
-def cooldowns_to(log_path, step):
-    """[(first step, --mix or None)] of the stages that cooled the rate to zero at `step`
-    (train.py --stop-step STEP --cooldown N, reached: the rate fell linearly over steps
-    STEP-N+1 .. STEP); two when two cool-downs left the same checkpoint."""
-    found, args = [], None
-    for line in open(log_path):
-        m = re.search(r" arguments: (.*?)( \(allocator|$)", line.rstrip("\n"))
-        if m:
-            args = m.group(1).split()
-        m = re.search(r" stage end at step (\d+)", line)
-        if (m and int(m.group(1)) == step and args and "--cooldown" in args
-                and "--stop-step" in args and int(args[args.index("--stop-step") + 1]) == step):
+def cooldowns_to(stages_, step):
+    """[(first step, --mix or None)] of the stages (make_card.stages) that cooled the rate to
+    zero at `step` (train.py --stop-step STEP --cooldown N, reached: the rate fell linearly over
+    steps STEP-N+1 .. STEP); two when two cool-downs left the same checkpoint."""
+    found = []
+    for s in stages_:
+        args = s["args"] or []
+        if (s["end"] == step and "--cooldown" in args and "--stop-step" in args
+                and int(args[args.index("--stop-step") + 1]) == step):
             n = int(args[args.index("--cooldown") + 1])
             found.append((step - n + 1, args[args.index("--mix") + 1] if "--mix" in args else None))
     return found
@@ -210,7 +207,7 @@ def main():
                    "the grown model translated exactly as the old one), then trained on."
                    .format(step, before, after))
     shipped = json.loads(meta.get("heed.training", "{}"))
-    cooled = cooldowns_to(log, shipped.get("steps", -1))
+    cooled = cooldowns_to(train.get("stage_list", []), shipped.get("steps", -1))
     if cooled:
         out += cooldown_lines(shipped, cooled, train.get("steps"))
     averaged = shipped.get("averaged_steps")

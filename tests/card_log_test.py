@@ -1,0 +1,69 @@
+"""The training-log reading behind the model cards (models/pipeline/make_card.py stages and
+training_facts, make_multi_card.cooldowns_to) on a small hand-written log: stages, --init
+restarts, wall time with two cool-downs run side by side counted once, and which cool-downs
+left the shipped step. Run from the repository root: /usr/bin/python3 -m tests.card_log_test."""
+import os
+import tempfile
+import unittest
+
+from models.pipeline.make_card import stages, training_facts, wall_seconds
+from models.pipeline.make_multi_card import cooldowns_to
+
+COMMON = "--directions en-de --lr 3e-4 --hold-lr"
+LOG = """\
+10:00:00 start step 100, 5 params, config {}
+10:00:00 arguments: %(c)s --run r1 (allocator: x)
+10:10:00 step 120 epoch 1 loss 2.5 lr 3.00e-04 tokens 4000
+10:20:00 stage end at step 140
+# two cool-downs from step 140, side by side
+11:00:00 start step 140, 5 params, config {}
+11:00:00 arguments: %(c)s --run a --stop-step 160 --cooldown 20 (allocator: x)
+11:30:00 stage end at step 160
+11:00:30 start step 140, 5 params, config {}
+11:00:30 arguments: %(c)s --run b --stop-step 160 --cooldown 20 --mix games=2 (allocator: x)
+11:40:00 stage end at step 160
+23:50:00 start step 160, 5 params, config {}
+23:50:00 arguments: %(c)s --run c --init x.heed (allocator: x)
+00:10:00 step 180 epoch 2 loss 2.4 lr 3.00e-04 tokens 4000
+""" % {"c": COMMON}
+
+
+class CardLog(unittest.TestCase):
+    def setUp(self):
+        fd, self.path = tempfile.mkstemp(suffix=".log")
+        with os.fdopen(fd, "w") as f:
+            f.write(LOG)
+
+    def tearDown(self):
+        os.unlink(self.path)
+
+    def test_stages_are_read_with_their_arguments_and_ends(self):
+        found = stages(LOG.splitlines())
+        self.assertEqual([s["first"] for s in found], [100, 140, 140, 160])
+        self.assertEqual([s["end"] for s in found], [140, 160, 160, None])
+        self.assertEqual(found[2]["args"][-2:], ["--mix", "games=2"])
+        self.assertEqual([s["seconds"] for s in found], [1200, 1800, 2370, 1200])
+
+    def test_side_by_side_stages_count_once_and_midnight_wraps(self):
+        # 20 min, the longer cool-down (39.5 min), 20 min across midnight
+        self.assertEqual(wall_seconds(stages(LOG.splitlines())), 1200 + 2370 + 1200)
+        facts = training_facts(self.path)
+        self.assertAlmostEqual(facts["hours"], (1200 + 2370 + 1200) / 3600)
+        self.assertEqual((facts["steps"], facts["stages"], facts["first_step"]), (180, 4, 100))
+        self.assertEqual(facts["inits"], [160])
+
+    def test_stages_apart_in_time_each_count(self):
+        later = LOG.replace("11:00:30", "12:00:30").replace("11:40:00", "12:40:00")
+        self.assertEqual(wall_seconds(stages(later.splitlines())), 1200 + 1800 + 2370 + 1200)
+
+    def test_cooldowns_that_left_the_shipped_step(self):
+        found = stages(LOG.splitlines())
+        self.assertEqual(cooldowns_to(found, 160), [(141, None), (141, "games=2")])
+        self.assertEqual(cooldowns_to(found, 140), [])
+
+    def test_a_missing_log_gives_no_facts(self):
+        self.assertEqual(training_facts(self.path + ".missing"), {})
+
+
+if __name__ == "__main__":
+    unittest.main()
