@@ -76,11 +76,15 @@ def main():
         with open(path, "w") as f:
             f.write("# comment\nEichhörnchen {n} [zool.] | Eichhörnchen {pl} | Das Eichhörnchen "
                     "klettert auf den Baum. :: squirrel | squirrels | The squirrel climbs the "
-                    "tree.\njdn. ärgern {vt} | Er ärgert jdn. :: to annoy sb. | He annoys sb.\n")
+                    "tree.\njdn. ärgern {vt} | Er ärgert jdn. :: to annoy sb. | He annoys sb.\n"
+                    "Regenschirm {m}; Schirm {m} [ugs.] | Regenschirme {pl}; Schirme {pl} :: "
+                    "umbrella; brolly [Br.] [coll.] | umbrellas; brollies\n"
+                    "Ganove {m} [ugs.] | Ganoven {pl} :: crook | crooks\n")
         check("ding examples", list(ding.example_pairs(root, "de")),
               [("The squirrel climbs the tree.", "Das Eichhörnchen klettert auf den Baum.")])
         check("ding nouns", [n[:5] for n in ding.noun_entries(root)],
-              [("squirrel", "squirrels", "Eichhörnchen", "Eichhörnchen", "n")])
+              [("squirrel", "squirrels", "Eichhörnchen", "Eichhörnchen", "n"),
+               ("umbrella", "umbrellas", "Regenschirm", "Regenschirme", "m")])
         qm = os.path.join(root, "t.qm")
         src, tr = "Find the duck".encode("utf-8"), "Finde die Ente".encode("utf-16-be")
         record = (b"\x03" + struct.pack(">I", len(tr)) + tr + b"\x06" + struct.pack(">I", len(src))
