@@ -36,15 +36,17 @@ def count_lines(path):
 
 def stages(lines):
     """One dict per training stage of a log, in order: first step, start clock (seconds into the
-    day), the command's arguments (a list, or None), wall seconds, the step it ended at (or
-    None)."""
+    day), the model config its start line gives (or None), the command's arguments (a list, or
+    None), wall seconds, the step it ended at (or None)."""
     found, prev = [], None
     for l in lines:
         m = re.match(r"(\d\d):(\d\d):(\d\d) ", l)
         t = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3)) if m else None
         start = re.search(r" start step (\d+)", l)
         if start:
+            config = re.search(r", config (\{.*\})$", l)
             found.append({"first": int(start.group(1)), "clock": t, "args": None,
+                          "config": json.loads(config.group(1)) if config else None,
                           "seconds": 0, "end": None})
         elif found and t is not None and prev is not None:
             found[-1]["seconds"] += (t - prev) % 86400

@@ -95,16 +95,17 @@ TYPED = {
 }
 
 
-def growth(log_path):
-    """[(step, (old ffn_dim, new ffn_dim))]: where the stages' configs in the log widen the FFN."""
+def growth(stages_):
+    """[(step, (old ffn_dim, new ffn_dim))]: where the stages' configs (make_card.stages) widen
+    the FFN."""
     found, last = [], None
-    for line in open(log_path):
-        m = re.search(r" start step (\d+), \d+ params, config (\{.*\})$", line.rstrip("\n"))
-        if m:
-            ffn = json.loads(m.group(2))["ffn_dim"]
-            if last is not None and ffn != last:
-                found.append((int(m.group(1)), (last, ffn)))
-            last = ffn
+    for s in stages_:
+        if not s["config"]:
+            continue
+        ffn = s["config"]["ffn_dim"]
+        if last is not None and ffn != last:
+            found.append((s["first"], (last, ffn)))
+        last = ffn
     return found
 
 
@@ -201,7 +202,7 @@ def main():
             "- %d updates in %d stages, %.1f hours of wall time on this machine's shared cores "
             "(log: `models/cards/%s.train.log`)." % (train.get("steps", 0), train.get("stages", 0),
                                                      train.get("hours", 0), args.name)]
-    for step, (before, after) in growth(log):
+    for step, (before, after) in growth(train.get("stage_list", [])):
         out.append("- Grown at step {:,} from a feed-forward width of {:,} to {:,} "
                    "(`models.pipeline.grow`: the new units start with zero output weights, so "
                    "the grown model translated exactly as the old one), then trained on."
