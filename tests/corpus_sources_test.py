@@ -9,7 +9,8 @@ import struct
 import sys
 import tempfile
 
-from models.corpus.sources import copy_pairs, ding, games, templates, ui
+from models.corpus.sources import (copy_pairs, ding, games, gettext_catalogs, rpgs, templates,
+                                   ui)
 from models.corpus.sources.templates import Noun
 
 FAILED = []
@@ -19,6 +20,26 @@ def check(what, got, want):
     if got != want:
         FAILED.append(what)
         print("FAIL %s: got %r, want %r" % (what, got, want))
+
+
+def write_mo(path, messages):
+    """A GNU .mo catalog of (msgid, msgstr) in UTF-8, as msgfmt writes it (no hash table)."""
+    keys = sorted(messages + [("", "Content-Type: text/plain; charset=UTF-8\n")])
+    ids = b"".join(k.encode() + b"\0" for k, _ in keys)
+    strs = b"".join(v.encode() + b"\0" for _, v in keys)
+    n = len(keys)
+    table, offset = [], 28 + 16 * n  # the strings follow the header and the two tables
+    for k, _ in keys:
+        table.append((len(k.encode()), offset))
+        offset += len(k.encode()) + 1
+    trans = []
+    for _, v in keys:
+        trans.append((len(v.encode()), offset))
+        offset += len(v.encode()) + 1
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<7I", 0x950412DE, 0, n, 28, 28 + 8 * n, 0, 0))
+        f.write(b"".join(struct.pack("<2I", *e) for e in table + trans) + ids + strs)
 
 
 def fill(noun, lang, template):
@@ -119,6 +140,20 @@ def main():
     check("ding placeholders", [bool(ding.PLACEHOLDER.search(t)) for t in
                                 ("I think so.", "auf jd. anderen", "to help sb.", "so gut wie")],
           [False, True, True, False])
+    with tempfile.TemporaryDirectory() as root:
+        folder = os.path.join(root, "usr/share/locale/de/LC_MESSAGES")
+        write_mo(os.path.join(folder, "cataclysm-dda.mo"),
+                 [("A cup of coffee.", "Eine Tasse Kaffee."), ("%s ate it.", "%s aß es."),
+                  ("noun\x04Bicycle", "Fahrrad")])
+        write_mo(os.path.join(folder, "freedroidrpg-dialogs.mo"),
+                 [("Hello, friend.", "Hallo, Freund.")])
+        write_mo(os.path.join(folder, "freedroidrpg.mo"), [("cheat_melee", "schummle_Nahkampf")])
+        write_mo(os.path.join(folder, "gedit.mo"), [("_Save", "_Speichern")])
+        check("rpgs: the games' catalogs, placeholders and contexts dropped",
+              sorted(rpgs.pairs(root, "de")),
+              [("A cup of coffee.", "Eine Tasse Kaffee."), ("Hello, friend.", "Hallo, Freund.")])
+        check("gettext: leaves the games' domains to rpgs",
+              sorted(gettext_catalogs.pairs(root, "de")), [("Save", "Speichern")])
     print("corpus_sources_test: %d failed" % len(FAILED))
     return 1 if FAILED else 0
 

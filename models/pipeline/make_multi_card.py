@@ -39,6 +39,8 @@ SOURCES = {
     "libreoffice_ui": "LibreOffice's own interface",
     "mozilla": "Firefox and Thunderbird language packs",
     "manpages": "translated manual pages",
+    "rpgs": "role-playing games: FreedroidRPG's dialogue, Cataclysm: Dark Days Ahead's items and "
+            "talk",
     "everyday": "everyday check: Wesnoth's Heir to the Throne dialogue, never trained on",
     "copy_check": "copy check: test pairs of every source with a string to copy put in",
 }

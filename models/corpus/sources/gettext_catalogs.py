@@ -16,8 +16,10 @@ PACKAGES = {"all": ["tuxpaint", "gnome-maps", "gnome-weather", "gnome-clocks", "
                     "gnucash-common", "audacity-data", "pidgin-data", "hexchat-common",
                     "transmission-common", "rhythmbox-data", "totem-common", "evolution-common",
                     "thunar", "mousepad", "xfce4-panel", "gnome-shell-common", "freeciv-data"]}
-# Domains other modules read (games.py): left to them, whatever package put them in the root.
-CLAIMED = {"warzone2100"}
+# Domains other modules read (games.py, rpgs.py): left to them, whatever package put them in the
+# root.
+CLAIMED = {"warzone2100", "cataclysm-dda", "freedroidrpg", "freedroidrpg-dialogs",
+           "freedroidrpg-data"}
 PLACEHOLDER = re.compile(r"%[-+ #0-9.]*[a-zA-Z%]|%\d|\{[^}]*\}|\$\w|\\[nt]")
 MNEMONIC = re.compile(r"(?<=\w)_(?=\w)|^_|&(?=\w)")
 
