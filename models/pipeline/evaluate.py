@@ -211,7 +211,14 @@ def main():
     if args.matrix:
         report = matrix(args)
     elif args.pair:
-        report = evaluate(args, args.pair, args.source, args.to)
+        directions = model_directions(args.model)
+        if args.pair not in directions:
+            ap.error("%s has no direction %s (it has %s)" % (args.model, args.pair,
+                                                             ", ".join(directions)))
+        # why: without it a model of several directions translates into its first direction's
+        # language whatever --pair says, and the figures measure the wrong thing
+        to = args.to or (args.pair.split("-")[1] if len(directions) > 1 else None)
+        report = evaluate(args, args.pair, args.source, to)
         print(json.dumps({k: v for k, v in report.items() if k != "samples"}, indent=1))
     else:
         ap.error("give --pair or --matrix")
