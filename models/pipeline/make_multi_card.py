@@ -96,6 +96,23 @@ TYPED = {
            "Est-ce que 50 % de remise est une bonne affaire ? Oui ! (Voir #3 & les notes @heed.)"],
 }
 
+# The sentences issue #22 ("Models, round 2") was filed with, typed into the first four-way model,
+# and what that model wrote: (direction, typed, then). Examples of a kind, not a test set.
+ISSUE_22 = [
+    ("en-de", "A squirrel.", "Ein Säuler."),
+    ("en-de", "My sister bought a red bicycle.", "Mein sister bliebe einen roten Fahrrad."),
+    ("en-de", "The bakery is closed on Sunday.", "Die Bürger ist auf Sonntag geschlossen."),
+    ("en-de", "Can you help me find my keys?", "Kannst du mir mir mir mir mir zu finden?"),
+    ("en-de", "It is raining, take an umbrella.", "Es ist rain, um umbrella zu beschwörn."),
+    ("en-fr", "How much does this shirt cost?", "Comment fait ce coût de tess ?"),
+    ("en-de", "I would like a cup of coffee, please.", "Ich würde ein Kästchen"),
+    ("fr-en", "Le chat dort sur le canapé.", "The chat is on the canoned."),
+    ("fr-en", "J'ai perdu mon portefeuille.", "I have lost my walls."),
+    ("fr-en", "Où est la gare ?", "Where is the boy? (beam 4)"),
+    ("de-en", "Der Hund schläft unter dem Tisch.", "The dog smoking under the table."),
+    ("en-fr", "The word for it in Greek is λόγος, in Russian слово.", "… μ μ − … �e …"),
+]
+
 
 def growth(stages_):
     """[(step, (old ffn_dim, new ffn_dim))]: where the stages' configs (make_card.stages) widen
@@ -146,15 +163,17 @@ def cooldown_lines(shipped, cooled, train_steps):
     return [line]
 
 
-def typed(model_path, directions, heed):
-    """Rows (direction, source, greedy, beam 4) of the engine's translations of TYPED."""
+def typed(model_path, wanted, heed):
+    """Rows (direction, source, greedy, beam 4) of the engine's translations of each
+    (direction, [sentences]) in `wanted`."""
     rows = []
-    for direction in directions:
-        src, to = direction.split("-")
-        outs = [run_engine(heed, model_path, TYPED[src], beam, to)[0] for beam in (1, 4)]
-        if any(len(o) != len(TYPED[src]) for o in outs):
-            raise SystemExit("make_multi_card: %s did not translate the %s sentences" % (heed, src))
-        rows += [(direction, s, g, b) for s, g, b in zip(TYPED[src], *outs)]
+    for direction, sentences in wanted:
+        to = direction.split("-")[1]
+        outs = [run_engine(heed, model_path, sentences, beam, to)[0] for beam in (1, 4)]
+        if any(len(o) != len(sentences) for o in outs):
+            raise SystemExit("make_multi_card: %s did not translate the %s sentences" % (
+                heed, direction))
+        rows += [(direction, s, g, b) for s, g, b in zip(sentences, *outs)]
     return rows
 
 
@@ -259,8 +278,16 @@ def main():
                     s[k].replace("|", "\\|") for k in ("source", "reference", "beam 1"))))
     out += ["", "## What a new user types (not from any corpus), C++ engine\n",
             "| direction | source | greedy | beam 4 |", "|---|---|---|---|"]
-    for row in typed(model_path, directions, args.heed):
+    for row in typed(model_path, [(d, TYPED[d.split("-")[0]]) for d in directions], args.heed):
         out.append("| %s |" % " | ".join(x.replace("|", "\\|") for x in row))
+    out += ["", "## The sentences issue #22 was filed with, C++ engine\n",
+            "Typed into the first four-way model (12,800 updates), which wrote what the last "
+            "column says; examples of a kind, not a test set.\n",
+            "| direction | typed | greedy | beam 4 | the first model |", "|---|---|---|---|---|"]
+    wanted = [(d, [s for d2, s, _ in ISSUE_22 if d2 == d]) for d in directions]
+    then = {(d, s): t for d, s, t in ISSUE_22}
+    for row in typed(model_path, [(d, ss) for d, ss in wanted if ss], args.heed):
+        out.append("| %s |" % " | ".join(x.replace("|", "\\|") for x in row + (then[row[:2]],)))
     with open(os.path.join(MODELS, "cards", args.name + ".md"), "w") as f:
         f.write("\n".join(out) + "\n")
     print("\n".join(out))
