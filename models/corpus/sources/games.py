@@ -18,8 +18,8 @@ from .gettext_catalogs import MNEMONIC, PLACEHOLDER, message_pairs
 
 PACKAGES = {"all": ["widelands-data", "warzone2100-data", "hedgewars-data", "supertuxkart-data",
                     "gcompris-qt-data"]}
-# gettext domains under usr/share/locale that are this module's, not gettext_catalogs' (there
-# listed in CLAIMED).
+# gettext domains under usr/share/locale that are this module's, not gettext_catalogs' (its
+# claimed()).
 DOMAINS = ["warzone2100"]
 WIDELANDS = "usr/share/games/widelands/data/locale"
 STK = "usr/share/games/supertuxkart/data/po"

@@ -16,10 +16,6 @@ PACKAGES = {"all": ["tuxpaint", "gnome-maps", "gnome-weather", "gnome-clocks", "
                     "gnucash-common", "audacity-data", "pidgin-data", "hexchat-common",
                     "transmission-common", "rhythmbox-data", "totem-common", "evolution-common",
                     "thunar", "mousepad", "xfce4-panel", "gnome-shell-common", "freeciv-data"]}
-# Domains other modules read (games.py, rpgs.py): left to them, whatever package put them in the
-# root.
-CLAIMED = {"warzone2100", "cataclysm-dda", "freedroidrpg", "freedroidrpg-dialogs",
-           "freedroidrpg-data"}
 PLACEHOLDER = re.compile(r"%[-+ #0-9.]*[a-zA-Z%]|%\d|\{[^}]*\}|\$\w|\\[nt]")
 MNEMONIC = re.compile(r"(?<=\w)_(?=\w)|^_|&(?=\w)")
 
@@ -48,5 +44,12 @@ def catalogs(root, lang, exclude=()):
                   and not os.path.basename(p).startswith("wesnoth"))
 
 
+def claimed():
+    """Domains other modules own (games.py, rpgs.py: read there, or left unread on purpose):
+    left to them, whatever package put them in the root."""
+    from . import games, rpgs  # why: here, not at the top: both import this module
+    return set(games.DOMAINS) | set(rpgs.DOMAINS) | set(rpgs.UNREAD)
+
+
 def pairs(root, lang):
-    yield from message_pairs(catalogs(root, lang, exclude=CLAIMED))
+    yield from message_pairs(catalogs(root, lang, exclude=claimed()))

@@ -4,7 +4,7 @@ places and characters' talk, each message's English original paired with its hum
 
 Both ship gettext .mo files under usr/share/locale, read as gettext_catalogs reads its programs'
 (fuzzy, plural and untranslated messages, those with placeholders or a context dropped), which
-leaves these domains to this module (gettext_catalogs.CLAIMED). FreedroidRPG's engine catalog
+leaves these domains to this module (gettext_catalogs.claimed()). FreedroidRPG's engine catalog
 (freedroidrpg.mo: menus and cheat commands) is not read.
 """
 import os
@@ -13,6 +13,7 @@ from .gettext_catalogs import message_pairs
 
 PACKAGES = {"all": ["cataclysm-dda-data", "freedroidrpg-data"]}
 DOMAINS = ["cataclysm-dda", "freedroidrpg-dialogs", "freedroidrpg-data"]
+UNREAD = ["freedroidrpg"]  # the engine's menus and cheat commands: read by no module
 
 
 def pairs(root, lang):
