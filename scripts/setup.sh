@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 DEBS=(cmake g++ make pkg-config xtensor-dev xtl-dev libxsimd-dev libgtest-dev libsimde-dev
       nlohmann-json3-dev libsentencepiece-dev emscripten chromium python3
       python3-numpy  # why: tests/marian_export_test.py (the Bergamot export)
+      python3-sentencepiece  # why: tests/engine_tokenizer_test.py (training reads text so)
       clang libclang-rt-14-dev  # why: clang + its runtimes for the ASan/UBSan and libFuzzer stages
       clang-format)  # why: the C++ format stage of npm test (clang-format 14, .clang-format)
 case "${1:-}" in

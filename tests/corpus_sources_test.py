@@ -133,6 +133,22 @@ def main():
           True)
     check("copy check: made from the given pairs", all(
         s.replace(n, "x").split()[:1] == ["Page"] for s, _, _, n in held), True)
+    typed = copy_pairs.typed_controls(train, "de", 3)
+    check("controls deterministic", typed, copy_pairs.typed_controls(train, "de", 3))
+    check("controls: the string on both sides, once", all(
+        s.count(c) == 1 and t.count(c) == 1 for s, t, _, c in typed), True)
+    check("controls: the rest of the pair unchanged", all(
+        (" ".join(s.replace(c, " ").split()), " ".join(t.replace(c, " ").split())) in train
+        for s, t, _, c in typed), True)
+    held = copy_pairs.control_check(test, "de", 3)
+    check("control check: every control string in turn", sorted(c for _, _, _, c in held),
+          sorted(copy_pairs.CONTROLS * 3))
+    check("control check: each place", sorted({p for _, _, p, _ in held}),
+          sorted(copy_pairs.PLACES))
+    check("control check: placed where it says", all(
+        s.startswith(c + " ") if p == "start" else s.endswith(" " + c) if p == "end"
+        else s.split(c + " ")[1].split()[0] == t.split(c + " ")[1].split()[0]  # a shared token
+        for s, t, p, c in held), True)
     check("copy: emoji of 3 and 4 bytes", all(c in copy_pairs.EMOJI for c in "☕✅👍🚀🧀"), True)
     check("copy: a token also inside a longer word is not used",
           copy_pairs.candidates("the Debian system, Printing System (CUPS)",

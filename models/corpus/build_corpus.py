@@ -14,10 +14,12 @@ debian-handbook, tuxpaint-stamps-default.
 Usage: /usr/bin/python3 -m models.corpus.build_corpus [--out models/data] [--langs de,fr]
                                                      [--no-fetch]
 Writes OUT/<source>/en-<lang>.<split>.<en|lang>, OUT/copy/en-<lang>.train.* (synthetic copy pairs
-made from the train split only, sources/copy_pairs.py), OUT/all/en-<lang>.train.* (every source's
-train split, everyday sources repeated REPEAT times, and the copy pairs: the training data),
-OUT/everyday/en-<lang>.test.* (the held-out everyday check), OUT/copy_check/en-<lang>.test.*
-(the held-out copy check: test pairs with a string to copy put in, and in .copy each pair's kind
+made from the train split only, sources/copy_pairs.py), OUT/controls/en-<lang>.train.* (synthetic
+pairs with a control string such as "<2fr>" typed in, the same way), OUT/all/en-<lang>.train.*
+(every source's train split, everyday sources repeated REPEAT times, and the synthetic pairs: the
+training data), OUT/everyday/en-<lang>.test.* (the held-out everyday check),
+OUT/copy_check/en-<lang>.test.* and OUT/control_check/en-<lang>.test.* (the held-out copy and
+control checks: test pairs with a string to copy put in, and in .copy each pair's kind or place
 and string), OUT/licences.txt (each source's
 packages and the licences their copyright files name; a full build into models/data also writes
 it to models/cards/licences.txt, the committed copy the model cards are made from) and
@@ -54,6 +56,8 @@ REPEAT = {"de": {"ding_examples": 2, "ding_nouns": 1, "cldr": 3, "gcompris_words
           "fr": {"freedict_nouns": 3, "cldr": 3, "gcompris_words": 2}}
 COPY_SHARE = 0.04  # synthetic copy pairs, as a share of the train split (sources/copy_pairs.py)
 COPY_CHECK_PER_KIND = 50  # the held-out copy check's pairs per kind (from the test splits)
+CONTROL_SHARE = 0.01  # synthetic pairs with a control string typed in (sources/copy_pairs.py)
+CONTROL_CHECK_PER_STRING = 30  # the held-out control check's pairs per control string
 RESERVED = {"developers-reference", "maint-guide", "debian-handbook", "tuxpaint-stamps-default"}
 MAX_WORDS = 60  # why: long pairs cost quadratic attention and rarely align cleanly
 CHECKSUMS = os.path.join(MODELS, "corpus.sha256")
@@ -163,17 +167,22 @@ def build(out, root, lists, lang):
             sum(dropped.values()), ", ".join("%s %d" % kv for kv in dropped.most_common())),
             file=sys.stderr)
     synthetic = copy_pairs.make(originals, lang, int(len(originals) * COPY_SHARE))
-    write_pairs(os.path.join(out, "copy"), pair + ".train", lang, synthetic)
-    print("%s %-17s kept %7d (train only, from %d train pairs)" % (
-        pair, "copy (synthetic)", len(synthetic), len(originals)), file=sys.stderr)
-    train += synthetic
-    check = copy_pairs.check(tests, lang, COPY_CHECK_PER_KIND)
-    folder = os.path.join(out, "copy_check")
-    write_pairs(folder, pair + ".test", lang, [(s, t) for s, t, _, _ in check])
-    with open(os.path.join(folder, pair + ".test.copy"), "w") as f:
-        f.write("".join("%s\t%s\n" % (kind, new) for _, _, kind, new in check))
-    print("%s %-17s kept %7d (test only, from %d test pairs)" % (
-        pair, "copy check", len(check), len(tests)), file=sys.stderr)
+    controls = [(s, t) for s, t, _, _ in copy_pairs.typed_controls(
+        originals, lang, int(len(originals) * CONTROL_SHARE))]
+    for name, rows in (("copy", synthetic), ("controls", controls)):
+        write_pairs(os.path.join(out, name), pair + ".train", lang, rows)
+        print("%s %-17s kept %7d (train only, from %d train pairs)" % (
+            pair, name + " (synthetic)", len(rows), len(originals)), file=sys.stderr)
+        train += rows
+    for name, check in (("copy_check", copy_pairs.check(tests, lang, COPY_CHECK_PER_KIND)),
+                        ("control_check", copy_pairs.control_check(tests, lang,
+                                                                   CONTROL_CHECK_PER_STRING))):
+        folder = os.path.join(out, name)
+        write_pairs(folder, pair + ".test", lang, [(s, t) for s, t, _, _ in check])
+        with open(os.path.join(folder, pair + ".test.copy"), "w") as f:
+            f.write("".join("%s\t%s\n" % (kind, new) for _, _, kind, new in check))
+        print("%s %-17s kept %7d (test only, from %d test pairs)" % (
+            pair, name.replace("_", " "), len(check), len(tests)), file=sys.stderr)
     write_pairs(os.path.join(out, "all"), pair + ".train", lang, train)
     print("%s all sources: train %d (%d distinct pairs before repeats and copies)" % (
         pair, len(train), len(originals)), file=sys.stderr)

@@ -52,11 +52,11 @@ def run_engine(heed, model, sources, beam, to=None, shortlist=False):
 def pytorch_greedy(model_path, sources, to=None, batch=64):
     """Greedy decoding in PyTorch (nn.Transformer) with the weights exactly as stored in the
     model file; returns (ids, top-2 logit margin per step) per sentence."""
-    import sentencepiece as spm
+    from models.pipeline import engine_tokenizer
     from models.pipeline.heed_torch import greedy, read_heed
 
     model, tokenizer, meta = read_heed(model_path)
-    sp = spm.SentencePieceProcessor(model_proto=tokenizer)
+    sp = engine_tokenizer.processor(model_proto=tokenizer)
     c = model.cfg
     start = c["decoder_start_id"]
     if to:

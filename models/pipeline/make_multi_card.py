@@ -43,8 +43,10 @@ SOURCES = {
             "talk",
     "everyday": "everyday check: Wesnoth's Heir to the Throne dialogue, never trained on",
     "copy_check": "copy check: test pairs of every source with a string to copy put in",
+    "control_check": "control check: test pairs with a control string (<2fr>, </s>, ...) "
+                     "typed in",
 }
-HELD_OUT = {"everyday", "copy_check"}  # test pairs only: not training data, so not in the licences section
+HELD_OUT = {"everyday", "copy_check", "control_check"}  # test pairs only: not training data, so not in the licences section
 
 
 def dev_curves(log_path):

@@ -31,9 +31,9 @@ import os
 import sys
 
 import numpy as np
-import sentencepiece as spm
 
 from models.heed_file import HeedFile, write_heed_file
+from models.pipeline import engine_tokenizer
 
 CHUNK = 200000  # pairs counted per numpy pass
 
@@ -130,7 +130,7 @@ def main():
 
     model = HeedFile(a.model)
     meta, cfg, tensors = model.meta, model.config, model.stored_tensors()
-    sp = spm.SentencePieceProcessor(model_proto=model.tensor("tokenizer.model"))
+    sp = engine_tokenizer.processor(model_proto=model.tensor("tokenizer.model"))
     V = cfg["vocab_size"]
     if sp.get_piece_size() != V:
         sys.exit("make_shortlist: the tokenizer has %d pieces, the config %d"

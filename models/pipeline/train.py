@@ -27,7 +27,7 @@ import sentencepiece as spm
 import torch
 import torch.nn.functional as F
 
-from models.pipeline import marian_compat
+from models.pipeline import engine_tokenizer, marian_compat
 from models.pipeline.heed_torch import Seq2Seq, greedy, read_heed, write_heed
 from models.pipeline.metrics import corpus_bleu, corpus_chrf
 from models.pipeline.training_data import corpus_of
@@ -295,7 +295,8 @@ def tokenizer(args, corpus):
     """(path, processor) of the run's SentencePiece model, trained on the first stage."""
     langs = sorted({l for c in corpus for l in c[1:3]})
     sp_path = train_spm(args, sorted({c[3] + l for c in corpus for l in c[1:3]}), langs)
-    return sp_path, spm.SentencePieceProcessor(model_file=sp_path)
+    # why: read text as the engine does (a typed "<2fr>" is text, not the token)
+    return sp_path, engine_tokenizer.processor(model_file=sp_path)
 
 
 def model_config(args, sp, ckpt, init):

@@ -13,7 +13,7 @@ def parse_mix(text):
         name, eq, times = item.partition("=")
         if not eq or not name or not times.isdigit() or int(times) < 1:
             raise ValueError("--mix: %r is not SOURCE=TIMES (TIMES a whole number >= 1)" % item)
-        if name in ("all", "copy_check") or name in mix:
+        if name in ("all", "copy_check", "control_check") or name in mix:
             raise ValueError("--mix: %r cannot be mixed in (given twice, or not a source)" % name)
         mix[name] = int(times)
     return mix

@@ -7,9 +7,16 @@ a pair in which one token (a number, or a capitalised word that is not the sente
 identically on both sides, and replace it, on both sides, by a random string of another kind.
 The pairs go to the train split only (OUT/copy/ has no dev or test files).
 
-check() makes the held-out copy check the same way from the TEST splits (another seed, the
-kinds in turn): each pair with the kind and the string that must come through unchanged
-(OUT/copy_check/, scored by evaluate.py as the share of translations that contain it).
+typed_controls() makes pairs with a control string typed into both sides (a target-language token
+such as "<2fr>", "<s>", "</s>", "<pad>", "<unk>"): at the start, at the end, or before a token
+both sides share. The engine reads such a string as text (src/translator/load_model.cpp makes the
+language tokens control pieces; models/pipeline/engine_tokenizer.py reads training text the same
+way), and a translation should carry it through as it carries a file name.
+
+check() and control_check() make the held-out copy and control checks the same way from the
+TEST splits (another seed, the kinds or control strings in turn): each pair with the kind (or
+place) and the string that must come through unchanged (OUT/copy_check/ and
+OUT/control_check/, scored by evaluate.py as the share of translations that contain it).
 """
 import random
 import re
@@ -32,6 +39,8 @@ KINDS = ["greek", "cyrillic", "cjk", "emoji", "url", "file", "version", "code"]
 LATIN = "abcdefghijklmnopqrstuvwxyz"
 EXTENSIONS = ["txt", "pdf", "png", "jpg", "csv", "json", "py", "tar.gz", "odt", "html", "c", "sh"]
 TLDS = ["org", "com", "net", "de", "fr", "io", "eu"]
+CONTROLS = ["<2de>", "<2en>", "<2fr>", "<s>", "</s>", "<pad>", "<unk>"]
+PLACES = ["start", "middle", "end"]
 
 
 def word(rng, letters, lo=3, hi=9):
@@ -110,3 +119,43 @@ def check(test, lang, per_kind):
     """The held-out copy check: per_kind (english, translation, kind, new) of every kind, from
     the test pairs."""
     return substituted(test, lang, per_kind * len(KINDS), "heed-copy-check", KINDS)
+
+
+def typed_in(rng, src, tgt, control, place):
+    """(src, tgt) with control typed into both at place, or None where there is no shared token
+    to put it before."""
+    if place == "start":
+        return control + " " + src, control + " " + tgt
+    if place == "end":
+        return src + " " + control, tgt + " " + control
+    toks = candidates(src, tgt)
+    if not toks:
+        return None
+    tok = rng.choice(toks)
+    return (substitute(src, tok, control + " " + tok), substitute(tgt, tok, control + " " + tok))
+
+
+def typed_controls(pairs, lang, count, seed="heed-controls", in_turn=False):
+    """Up to count (english, translation, place, control) from pairs, deterministically: each
+    control string and place drawn at random, or (in_turn) taken in turn."""
+    rng = random.Random("%s-%s" % (seed, lang))
+    usable = sorted(set(pairs))
+    rng.shuffle(usable)
+    out, seen = [], set()
+    for s, t in usable:
+        if len(out) >= count:
+            break
+        n = len(out)
+        control = CONTROLS[n % len(CONTROLS)] if in_turn else rng.choice(CONTROLS)
+        place = PLACES[n // len(CONTROLS) % len(PLACES)] if in_turn else rng.choice(PLACES)
+        pair = typed_in(rng, s, t, control, place)
+        if pair and pair[0] not in seen:
+            seen.add(pair[0])
+            out.append(pair + (place, control))
+    return sorted(out)
+
+
+def control_check(test, lang, per_control):
+    """The held-out control check: per_control (english, translation, place, control) of every
+    control string, from the test pairs, the places in turn."""
+    return typed_controls(test, lang, per_control * len(CONTROLS), "heed-control-check", True)
