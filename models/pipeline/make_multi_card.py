@@ -46,6 +46,16 @@ SOURCES = {
     "control_check": "control check: test pairs with a control string (<2fr>, </s>, ...) "
                      "typed in",
 }
+CHECKS = [  # (source, heading, what it is): the held-out checks scored by what comes through
+    ("copy_check", "## Copy check (held out): what must come through unchanged",
+     "Test pairs of every source with one name or number replaced, on both sides, by a string of "
+     "another kind (`models/corpus/sources/copy_pairs.py`, `check`); the share of greedy "
+     "translations that hold it unchanged."),
+    ("control_check", "## Control check (held out): typed control strings stay text",
+     "Test pairs of every source with `<2de>`, `<2en>`, `<2fr>`, `<s>`, `</s>`, `<pad>` or `<unk>` "
+     "typed into both sides at the start, the end or before a shared word "
+     "(`copy_pairs.control_check`); the share of greedy translations that hold it."),
+]
 HELD_OUT = {"everyday", "copy_check", "control_check"}  # test pairs only: not training data, so not in the licences section
 
 
@@ -251,13 +261,12 @@ def main():
         out.append("| %s | %s | %d | %s | %s | %.1f |" % (
             r["pair"], r["source"], r["sentences"], cell(r, 1), cell(r, 4),
             r["copy_source_chrf"]))
-    checks = [r for r in reports if "copied" in r["results"][0]]
-    if checks:
+    for source, title, text in CHECKS:
+        checks = [r for r in reports if r["source"] == source and "copied" in r["results"][0]]
+        if not checks:
+            continue
         kinds = sorted(k for k in checks[0]["results"][0]["copied"] if k != "all")
-        out += ["", "## Copy check (held out): what must come through unchanged\n",
-                "Test pairs of every source with one name or number replaced, on both sides, by "
-                "a string of another kind (`models/corpus/sources/copy_pairs.py`, `check`); the "
-                "share of greedy translations that hold it unchanged.\n",
+        out += ["", title + "\n", text + "\n",
                 "| direction | pairs | all | " + " | ".join(kinds) + " |",
                 "|---|---|---|" + "---|" * len(kinds)]
         for r in checks:
