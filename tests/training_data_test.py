@@ -26,6 +26,11 @@ class TrainingData(unittest.TestCase):
                         with open(os.path.join(self.data, source, "%s.%s.%s" % (pair, split, lang)),
                                   "w") as f:
                             f.write("x\n")
+        for source in ("copy_check", "control_check", "everyday"):  # why: held out, test only
+            os.makedirs(os.path.join(self.data, source))
+            for lang in ("en", "de"):
+                with open(os.path.join(self.data, source, "en-de.test." + lang), "w") as f:
+                    f.write("x\n")
         for lang in ("en", "fr"):  # why: build_corpus writes empty files for a missing pair
             open(os.path.join(self.data, "ding_examples", "en-fr.train." + lang), "w").close()
 
@@ -54,9 +59,10 @@ class TrainingData(unittest.TestCase):
             with self.assertRaises(ValueError) as e:
                 parse_mix(bad)
             self.assertIn(word, str(e.exception))
-        with self.assertRaises(ValueError) as e:
-            corpus_of(args(self.data, "wesnoth=2"))
-        self.assertIn("no source 'wesnoth'", str(e.exception))
+        for name in ("wesnoth", "copy_check", "control_check", "everyday"):
+            with self.assertRaises(ValueError) as e:
+                corpus_of(args(self.data, name + "=2"))
+            self.assertIn("no source %r with training pairs" % name, str(e.exception))
 
     def test_pair_mode_reads_ddtp_alone(self):
         a = argparse.Namespace(data=self.data, pair="en-fr", directions=None, mix=None)

@@ -13,7 +13,7 @@ def parse_mix(text):
         name, eq, times = item.partition("=")
         if not eq or not name or not times.isdigit() or int(times) < 1:
             raise ValueError("--mix: %r is not SOURCE=TIMES (TIMES a whole number >= 1)" % item)
-        if name in ("all", "copy_check", "control_check") or name in mix:
+        if name == "all" or name in mix:  # why: corpus_of refuses the held-out checks (no train)
             raise ValueError("--mix: %r cannot be mixed in (given twice, or not a source)" % name)
         mix[name] = int(times)
     return mix
@@ -38,7 +38,8 @@ def corpus_of(args):
             prefix = os.path.join(args.data, name, pair + ".train.")
             if not os.path.exists(prefix + "en") or os.path.getsize(prefix + "en") == 0:
                 if not glob.glob(os.path.join(args.data, name, "*.train.en")):
-                    raise ValueError("--mix: no source %r in %s" % (name, args.data))
+                    raise ValueError("--mix: no source %r with training pairs in %s (the held-out"
+                                     " checks have none)" % (name, args.data))
                 continue  # why: a source of one language pair only (Ding has no French)
             extra += [prefix] * (times - 1)
         out.append((d, src, tgt, os.path.join(args.data, "all", pair + ".train."),
