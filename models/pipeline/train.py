@@ -28,6 +28,7 @@ import torch
 import torch.nn.functional as F
 
 from models.pipeline import engine_tokenizer, marian_compat
+from models.pipeline.cpu_bf16 import why_not_bf16
 from models.pipeline.heed_torch import Seq2Seq, greedy, read_heed, write_heed
 from models.pipeline.metrics import corpus_bleu, corpus_chrf
 from models.pipeline.training_data import corpus_of
@@ -252,7 +253,8 @@ def parse_args():
     ap.add_argument("--dropout", type=float, default=0.1)
     ap.add_argument("--bf16", action="store_true",
                     help="matrix products in bfloat16 under autocast (weights, optimiser and loss "
-                         "stay float32); about 3x faster on CPUs with AVX512-BF16")
+                         "stay float32); about 3x faster on CPUs with AVX-512; on those without, "
+                         "ignored with a logged line (models/pipeline/cpu_bf16.py)")
     ap.add_argument("--init", help="start from a weights-only checkpoint (a .heed file) when "
                                    "--run has no checkpoint.pt")
     ap.add_argument("--marian", action="store_true",
@@ -455,6 +457,10 @@ def main():
     args = parse_args()
     torch.set_num_threads(args.threads)
     os.makedirs(args.run, exist_ok=True)
+    why = args.bf16 and why_not_bf16(args.device)
+    if why:
+        args.bf16 = False
+        log(args.run, why)
     try:
         corpus = corpus_of(args)
     except ValueError as e:
