@@ -34,8 +34,8 @@ SOURCES = {
     "ding_nouns": "Ding: gendered nouns in short template sentences",
     "cldr": "Unicode CLDR: names of everyday things (emoji annotations, units, places)",
     "gcompris_words": "GCompris' picture vocabulary: nouns in short template sentences",
-    "games": "game dialogue and help (0 A.D., Widelands, Warzone 2100, Hedgewars, SuperTuxKart, "
-             "GCompris, Freeciv)",
+    "games": "game dialogue and help (Widelands, Warzone 2100, Hedgewars, SuperTuxKart, "
+             "GCompris)",
     "libreoffice_ui": "LibreOffice's own interface",
     "mozilla": "Firefox and Thunderbird language packs",
     "manpages": "translated manual pages",
