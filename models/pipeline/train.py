@@ -201,19 +201,26 @@ def export_weights(args, model, sp_path, progress, batch_in_epoch):
 JEMALLOC = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"
 
 
-def use_jemalloc():
-    """Runs this module again under jemalloc, keeping freed pages, when Debian's libjemalloc2 is
-    there (scripts/setup.sh --training installs it).
-
-    why: each step allocates and frees tensors of hundreds of MB (the logits of 4,096 tokens);
-    glibc hands every block over 32 MB back to the kernel at once, so the next step faults all
-    its pages in again: a third of the CPU time went to the kernel and a step took 3.6-3.8 s on
-    2 threads here, against 0.75-0.8 s with jemalloc told never to return pages."""
-    if os.environ.get("HEED_TRAIN_ALLOCATOR") or not os.path.exists(JEMALLOC):
+def tune_process():
+    """Runs this module again, once, under the settings measured to train faster here:
+    - jemalloc keeping freed pages, when Debian's libjemalloc2 is there (scripts/setup.sh
+      --training installs it; HEED_TRAIN_ALLOCATOR set by hand keeps the allocator as it is).
+      why: each step allocates and frees tensors of hundreds of MB (the logits of 4,096 tokens);
+      glibc hands every block over 32 MB back to the kernel at once, so the next step faults all
+      its pages in again: a third of the CPU time went to the kernel and a step took 3.6-3.8 s on
+      2 threads here, against 0.75-0.8 s with jemalloc told never to return pages.
+    - OMP_WAIT_POLICY=PASSIVE, unless set. why: PyTorch's OpenMP threads otherwise spin after each
+      parallel region while OpenBLAS's own threads compute the matrix products on the same cores:
+      a float32 step of the multilingual model's shape (bench_train_step with FFN 2,048, 2
+      threads, AMD EPYC) took 4.57 s (twice) against 3.48-3.97 s (three runs) passive."""
+    if os.environ.get("HEED_TRAIN_TUNED"):
         return
-    env = dict(os.environ, HEED_TRAIN_ALLOCATOR="jemalloc",
-               LD_PRELOAD=" ".join(filter(None, [JEMALLOC, os.environ.get("LD_PRELOAD")])),
-               MALLOC_CONF="dirty_decay_ms:-1,muzzy_decay_ms:-1")
+    env = dict(os.environ, HEED_TRAIN_TUNED="1")
+    env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    if not os.environ.get("HEED_TRAIN_ALLOCATOR") and os.path.exists(JEMALLOC):
+        env.update(HEED_TRAIN_ALLOCATOR="jemalloc",
+                   MALLOC_CONF="dirty_decay_ms:-1,muzzy_decay_ms:-1",
+                   LD_PRELOAD=" ".join(filter(None, [JEMALLOC, os.environ.get("LD_PRELOAD")])))
     # why: sys.argv[0] is this file's path, which cannot run as a script (the package's imports
     # need `-m`); sys.orig_argv is the command as typed, interpreter options and `-m` included
     os.execve(sys.executable, [sys.executable] + sys.orig_argv[1:], env)
@@ -453,7 +460,7 @@ class Stage:
 
 
 def main():
-    use_jemalloc()
+    tune_process()
     args = parse_args()
     torch.set_num_threads(args.threads)
     os.makedirs(args.run, exist_ok=True)
@@ -475,8 +482,9 @@ def main():
     nparams = sum(p.numel() for p in model.parameters() if p.requires_grad)
     log(args.run, "start step %d, %d params, config %s" % (progress.step, nparams,
                                                           json.dumps(model.cfg)))
-    log(args.run, "arguments: %s (allocator: %s)" % (
-        " ".join(sys.argv[1:]), os.environ.get("HEED_TRAIN_ALLOCATOR", "glibc")))
+    log(args.run, "arguments: %s (allocator: %s, OMP_WAIT_POLICY %s)" % (
+        " ".join(sys.argv[1:]), os.environ.get("HEED_TRAIN_ALLOCATOR", "glibc"),
+        os.environ.get("OMP_WAIT_POLICY", "unset")))
     examples, dev = load_examples(args, sp, corpus, model.cfg)
     log(args.run, "%d training examples in all" % len(examples))
     Stage(args, model, opt, sp, sp_path, dev).run(examples, progress)
