@@ -9,8 +9,8 @@ import struct
 import sys
 import tempfile
 
-from models.corpus.sources import (copy_pairs, ding, games, gettext_catalogs, rpgs, templates,
-                                   ui)
+from models.corpus.sources import (copy_pairs, ding, games, gettext_catalogs, licences, rpgs,
+                                   templates, ui)
 from models.corpus.sources.templates import Noun
 
 FAILED = []
@@ -165,11 +165,25 @@ def main():
                  [("Hello, friend.", "Hallo, Freund.")])
         write_mo(os.path.join(folder, "freedroidrpg.mo"), [("cheat_melee", "schummle_Nahkampf")])
         write_mo(os.path.join(folder, "gedit.mo"), [("_Save", "_Speichern")])
-        check("rpgs: the games' catalogs, placeholders and contexts dropped",
-              sorted(rpgs.pairs(root, "de")),
-              [("A cup of coffee.", "Eine Tasse Kaffee."), ("Hello, friend.", "Hallo, Freund.")])
+        write_mo(os.path.join(root, rpgs.DINK % "de"), [("Tell the duck to go home",
+                                                         "Der Ente sagen, sie soll heimgehen")])
+        write_mo(os.path.join(root, rpgs.DINK % "fr"), [("Hello Dink.", "Bonjour Dink.")])
+        check("rpgs: the games' catalogs, Dink's in its own folder, placeholders and contexts "
+              "dropped", sorted(rpgs.pairs(root, "de")),
+              [("A cup of coffee.", "Eine Tasse Kaffee."), ("Hello, friend.", "Hallo, Freund."),
+               ("Tell the duck to go home", "Der Ente sagen, sie soll heimgehen")])
         check("gettext: leaves the games' domains to rpgs",
               sorted(gettext_catalogs.pairs(root, "de")), [("Save", "Speichern")])
+    with tempfile.TemporaryDirectory() as root:
+        doc = os.path.join(root, "usr/share/doc/game-data")
+        os.makedirs(doc)
+        with open(os.path.join(doc, "copyright"), "w") as f:
+            f.write("License:\n  This software is provided 'as-is'.\n  Permission is granted to "
+                    "anyone to use this software for any purpose,\n  including commercial "
+                    "applications, and to alter it and redistribute it\n\nPackaging: GPL-3\n\n"
+                    "Creative Commons 3.0 Attribution\n")
+        check("licences: a free-form file's zlib wording and long CC name",
+              licences.licences_of(root, "game-data")[0], ["GPL-3", "zlib", "CC-BY-3.0"])
     print("corpus_sources_test: %d failed" % len(FAILED))
     return 1 if FAILED else 0
 

@@ -18,6 +18,12 @@ KNOWN = re.compile(r"\b(GPL-?[23](?:\+| or later)?|LGPL-?[23](?:\.1)?\+?|GNU (?:
                    r"Public License(?: 2\.0)?|Apache-2\.0|BSD-\d-clause|MIT|Unicode-DFS-20\d\d|"
                    r"Unicode(?: License| Terms of Use)|CC-BY-SA-\d\.\d|CC-BY-\d\.\d|CC0-1\.0|"
                    r"Expat|public domain|AGPL-3\.0\+?)", re.I)
+# licences a free-form copyright file states by their wording or under a long name, not by a
+# short one (freedink-data: its story under the zlib wording, its artwork "Creative Commons 3.0
+# Attribution")
+WORDED = [(re.compile(r"Permission is granted to anyone to use this software for any purpose,\s+"
+                      r"including commercial applications, and to alter it", re.I), "zlib"),
+          (re.compile(r"Creative Commons (\d\.\d) Attribution(?!-)", re.I), "CC-BY-%s")]
 
 
 def main_licence(text):
@@ -55,6 +61,11 @@ def licences_of(root, package):
             name = re.sub(r"\s+", " ", m.group(1))
             if name.lower() not in [x.lower() for x in found]:
                 found.append(name)
+        for pattern, name in WORDED:
+            m = pattern.search(text)
+            worded = m and (name % m.groups() if m.groups() else name)
+            if worded and worded not in found:
+                found.append(worded)
     return found, "usr/share/doc/%s/copyright" % package
 
 

@@ -1,22 +1,26 @@
 """Role-playing games' catalogs: the spoken lines of FreedroidRPG's characters (freedroidrpg
--dialogs, with its items and places) and Cataclysm: Dark Days Ahead's items, food, clothing,
-places and characters' talk, each message's English original paired with its human translation.
+-dialogs, with its items and places), Cataclysm: Dark Days Ahead's items, food, clothing,
+places and characters' talk, and Dink Smallwood's story (freedink-data: a farm boy's village,
+family and quest, ~2,200 lines: "It's not a bad town to live in.", "Tell the duck to go home"),
+each message's English original paired with its human translation.
 
-Both ship gettext .mo files under usr/share/locale, read as gettext_catalogs reads its programs'
-(fuzzy, plural and untranslated messages, those with placeholders or a context dropped), which
-leaves these domains to this module (gettext_catalogs.claimed()). FreedroidRPG's engine catalog
-(freedroidrpg.mo: menus and cheat commands) is not read.
+All ship gettext .mo files, read as gettext_catalogs reads its programs' (fuzzy, plural and
+untranslated messages, those with placeholders or a context dropped): the first two under
+usr/share/locale, which leaves these domains to this module (gettext_catalogs.claimed()), Dink's
+in the game's own folder (DINK). FreedroidRPG's engine catalog (freedroidrpg.mo: menus and cheat
+commands) is not read.
 """
 import os
 
 from .gettext_catalogs import message_pairs
 
-PACKAGES = {"all": ["cataclysm-dda-data", "freedroidrpg-data"]}
+PACKAGES = {"all": ["cataclysm-dda-data", "freedroidrpg-data", "freedink-data"]}
 DOMAINS = ["cataclysm-dda", "freedroidrpg-dialogs", "freedroidrpg-data"]
 UNREAD = ["freedroidrpg"]  # the engine's menus and cheat commands: read by no module
+DINK = "usr/share/games/dink/dink/l10n/%s/LC_MESSAGES/dink.mo"
 
 
 def pairs(root, lang):
     folder = os.path.join(root, "usr/share/locale", lang, "LC_MESSAGES")
-    yield from message_pairs(os.path.join(folder, d + ".mo") for d in DOMAINS
-                             if os.path.exists(os.path.join(folder, d + ".mo")))
+    found = [os.path.join(folder, d + ".mo") for d in DOMAINS] + [os.path.join(root, DINK % lang)]
+    yield from message_pairs(p for p in found if os.path.exists(p))
