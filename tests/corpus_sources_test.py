@@ -165,13 +165,18 @@ def main():
                  [("Hello, friend.", "Hallo, Freund.")])
         write_mo(os.path.join(folder, "freedroidrpg.mo"), [("cheat_melee", "schummle_Nahkampf")])
         write_mo(os.path.join(folder, "gedit.mo"), [("_Save", "_Speichern")])
-        write_mo(os.path.join(root, rpgs.DINK % "de"), [("Tell the duck to go home",
-                                                         "Der Ente sagen, sie soll heimgehen")])
-        write_mo(os.path.join(root, rpgs.DINK % "fr"), [("Hello Dink.", "Bonjour Dink.")])
+        dink, wastesedge = rpgs.GAME_FOLDERS
+        write_mo(os.path.join(root, dink % "de"), [("Tell the duck to go home",
+                                                    "Der Ente sagen, sie soll heimgehen")])
+        write_mo(os.path.join(root, dink % "fr"), [("Hello Dink.", "Bonjour Dink.")])
+        write_mo(os.path.join(root, wastesedge % "fr"), [("The thief!", "Le voleur !")])
         check("rpgs: the games' catalogs, Dink's in its own folder, placeholders and contexts "
               "dropped", sorted(rpgs.pairs(root, "de")),
               [("A cup of coffee.", "Eine Tasse Kaffee."), ("Hello, friend.", "Hallo, Freund."),
                ("Tell the duck to go home", "Der Ente sagen, sie soll heimgehen")])
+        check("rpgs: French reads Dink's and Waste's Edge's folders",
+              sorted(rpgs.pairs(root, "fr")), [("Hello Dink.", "Bonjour Dink."),
+                                               ("The thief!", "Le voleur !")])
         check("gettext: leaves the games' domains to rpgs",
               sorted(gettext_catalogs.pairs(root, "de")), [("Save", "Speichern")])
     with tempfile.TemporaryDirectory() as root:

@@ -1,26 +1,30 @@
 """Role-playing games' catalogs: the spoken lines of FreedroidRPG's characters (freedroidrpg
 -dialogs, with its items and places), Cataclysm: Dark Days Ahead's items, food, clothing,
-places and characters' talk, and Dink Smallwood's story (freedink-data: a farm boy's village,
-family and quest, ~2,200 lines: "It's not a bad town to live in.", "Tell the duck to go home"),
-each message's English original paired with its human translation.
+places and characters' talk, Dink Smallwood's story (freedink-data: a farm boy's village,
+family and quest, ~2,200 lines: "It's not a bad town to live in.", "Tell the duck to go home")
+and Adonthell's Waste's Edge (adonthell-data: a theft at a desert inn told in dialogue, ~1,100
+lines, French only), each message's English original paired with its human translation.
 
 All ship gettext .mo files, read as gettext_catalogs reads its programs' (fuzzy, plural and
 untranslated messages, those with placeholders or a context dropped): the first two under
-usr/share/locale, which leaves these domains to this module (gettext_catalogs.claimed()), Dink's
-in the game's own folder (DINK). FreedroidRPG's engine catalog (freedroidrpg.mo: menus and cheat
-commands) is not read.
+usr/share/locale, which leaves these domains to this module (gettext_catalogs.claimed()), the
+last two in the games' own folders (GAME_FOLDERS). FreedroidRPG's engine catalog
+(freedroidrpg.mo: menus and cheat commands) is not read.
 """
 import os
 
 from .gettext_catalogs import message_pairs
 
-PACKAGES = {"all": ["cataclysm-dda-data", "freedroidrpg-data", "freedink-data"]}
+PACKAGES = {"all": ["cataclysm-dda-data", "freedroidrpg-data", "freedink-data"],
+            "fr": ["adonthell-data"]}
 DOMAINS = ["cataclysm-dda", "freedroidrpg-dialogs", "freedroidrpg-data"]
 UNREAD = ["freedroidrpg"]  # the engine's menus and cheat commands: read by no module
-DINK = "usr/share/games/dink/dink/l10n/%s/LC_MESSAGES/dink.mo"
+GAME_FOLDERS = ["usr/share/games/dink/dink/l10n/%s/LC_MESSAGES/dink.mo",
+                "usr/share/games/adonthell/games/wastesedge/locale/%s/LC_MESSAGES/wastesedge.mo"]
 
 
 def pairs(root, lang):
     folder = os.path.join(root, "usr/share/locale", lang, "LC_MESSAGES")
-    found = [os.path.join(folder, d + ".mo") for d in DOMAINS] + [os.path.join(root, DINK % lang)]
+    found = ([os.path.join(folder, d + ".mo") for d in DOMAINS] +
+             [os.path.join(root, path % lang) for path in GAME_FOLDERS])
     yield from message_pairs(p for p in found if os.path.exists(p))
