@@ -3,7 +3,7 @@ dropped with its reason on the others, and never questioned off the CPU.
 Run from the repository root: /usr/bin/python3 -m tests.cpu_bf16_test (no torch needed)."""
 import unittest
 
-from models.pipeline.cpu_bf16 import cpu_flags, why_not_bf16
+from models.pipeline.cpu_bf16 import cpu_flags, keep_bf16, why_not_bf16
 
 EPYC_AVX2 = ("processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu sse sse2 avx f16c fma "
              "avx2 bmi2 vaes\n\nprocessor\t: 1\nflags\t\t: fpu sse sse2 avx avx2\n")
@@ -31,6 +31,15 @@ class CpuBf16(unittest.TestCase):
 
     def test_arm_without_avx512_is_refused(self):
         self.assertIsNotNone(why_not_bf16("cpu", ARM_BF16))
+
+    def test_keep_bf16_says_why_only_when_it_drops_it(self):
+        said = []
+        self.assertFalse(keep_bf16(True, "cpu", said.append, EPYC_AVX2))
+        self.assertEqual(len(said), 1)
+        self.assertIn("--bf16 ignored", said[0])
+        self.assertFalse(keep_bf16(False, "cpu", said.append, EPYC_AVX2))
+        self.assertTrue(keep_bf16(True, "cpu", said.append, XEON_BF16))
+        self.assertEqual(len(said), 1)
 
     def test_a_gpu_is_not_questioned(self):
         self.assertIsNone(why_not_bf16("cuda", EPYC_AVX2))

@@ -15,7 +15,7 @@ FAST = ("avx512_bf16", "amx_bf16", "avx512bw")
 
 
 def cpu_flags(cpuinfo):
-    """The flags of the first processor listed in a /proc/cpuinfo text ("" when none)."""
+    """The flags of the first processor listed in a /proc/cpuinfo text (empty when none)."""
     m = re.search(r"^(?:flags|Features)\s*:\s*(.*)$", cpuinfo, re.M)
     return set(m.group(1).split()) if m else set()
 
@@ -35,3 +35,12 @@ def why_not_bf16(device, cpuinfo=None):
     return ("--bf16 ignored: this CPU has none of %s, and bfloat16 products without them ran "
             ">18x slower than float32 (AVX2, models/pipeline/cpu_bf16.py); training in float32"
             % ", ".join(FAST))
+
+
+def keep_bf16(asked, device, say, cpuinfo=None):
+    """Whether to train with bfloat16: ASKED, unless why_not_bf16 has a reason, which goes to
+    SAY (the run's log)."""
+    why = asked and why_not_bf16(device, cpuinfo)
+    if why:
+        say(why)
+    return asked and not why

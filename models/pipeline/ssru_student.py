@@ -38,7 +38,7 @@ import torch.nn.functional as F
 
 from models.heed_file import HeedFile
 from models.pipeline import ssru_torch
-from models.pipeline.cpu_bf16 import why_not_bf16
+from models.pipeline.cpu_bf16 import keep_bf16
 from models.pipeline.heed_torch import read_heed
 from models.pipeline.metrics import corpus_bleu, corpus_chrf
 from models.pipeline.train import log, make_batches, pad, read
@@ -118,10 +118,7 @@ def main():
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     os.makedirs(args.run, exist_ok=True)
-    why = args.bf16 and why_not_bf16("cpu")
-    if why:
-        args.bf16 = False
-        log(args.run, why)
+    args.bf16 = keep_bf16(args.bf16, "cpu", lambda why: log(args.run, why))
     ckpt_path = os.path.join(args.run, "checkpoint.pt")
     ckpt = torch.load(ckpt_path) if os.path.exists(ckpt_path) else None
     model, tok, step = student_from(args.init, args.dropout)

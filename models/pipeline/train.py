@@ -28,7 +28,7 @@ import torch
 import torch.nn.functional as F
 
 from models.pipeline import engine_tokenizer, marian_compat
-from models.pipeline.cpu_bf16 import why_not_bf16
+from models.pipeline.cpu_bf16 import keep_bf16
 from models.pipeline.heed_torch import Seq2Seq, greedy, read_heed, write_heed
 from models.pipeline.metrics import corpus_bleu, corpus_chrf
 from models.pipeline.training_data import corpus_of
@@ -464,10 +464,7 @@ def main():
     args = parse_args()
     torch.set_num_threads(args.threads)
     os.makedirs(args.run, exist_ok=True)
-    why = args.bf16 and why_not_bf16(args.device)
-    if why:
-        args.bf16 = False
-        log(args.run, why)
+    args.bf16 = keep_bf16(args.bf16, args.device, lambda why: log(args.run, why))
     try:
         corpus = corpus_of(args)
     except ValueError as e:
