@@ -72,7 +72,9 @@ class Seq2Seq(nn.Module):
         """Logits at every target position, or (last_only) at the last one alone: a search
         needs no more, and the vocabulary product over the whole prefix is most of its time."""
         t = tgt_in.shape[1]
-        causal = torch.triu(torch.full((t, t), float("-inf")), diagonal=1)
+        # why: on the inputs' device (a CPU mask stops a GPU run), and boolean like the padding
+        # masks (PyTorch 2 warns of, and may refuse, a float mask beside boolean ones)
+        causal = torch.triu(torch.ones(t, t, dtype=torch.bool, device=tgt_in.device), diagonal=1)
         h = self.transformer.decoder(self.embed_tokens(tgt_in), memory, tgt_mask=causal,
                                      tgt_key_padding_mask=tgt_in == self.cfg["pad_id"],
                                      memory_key_padding_mask=src_mask)

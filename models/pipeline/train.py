@@ -14,7 +14,6 @@ Continue from the committed weights-only checkpoint in a fresh clone:
 import argparse
 import dataclasses
 import json
-import math
 import os
 import random
 import shutil
@@ -31,6 +30,7 @@ from models.pipeline import engine_tokenizer, marian_compat
 from models.pipeline.cpu_bf16 import keep_bf16
 from models.pipeline.heed_torch import Seq2Seq, greedy, read_heed, write_heed
 from models.pipeline.metrics import corpus_bleu, corpus_chrf
+from models.pipeline.schedule import cooldown_steps, learning_rate
 from models.pipeline.training_data import corpus_of
 
 
@@ -253,6 +253,10 @@ def parse_args():
                          "stable, decay) instead of decaying it as 1/sqrt(step)")
     ap.add_argument("--cooldown", type=int, default=0,
                     help="decay the rate linearly to zero over the last N steps before --stop-step")
+    ap.add_argument("--cooldown-minutes", type=float, default=0,
+                    help="decay the rate to zero over the last M of --minutes: when M minutes are "
+                         "left, --stop-step and --cooldown are set from the steps a second so far "
+                         "(a run on a lent accelerator for a fixed time)")
     ap.add_argument("--mix", metavar="SOURCE=TIMES,...",
                     help="read these sources' training pairs TIMES times in all (--directions; "
                          "e.g. a cool-down weighted towards everyday language)")
@@ -273,7 +277,11 @@ def parse_args():
     ap.add_argument("--keep-exports", metavar="DIR",
                     help="also keep a copy of every --export, named by its step, in DIR (for "
                          "models.pipeline.average)")
-    return ap.parse_args()
+    args = ap.parse_args()
+    if args.cooldown_minutes and (args.stop_step or args.cooldown or
+                                  not 0 < args.cooldown_minutes < args.minutes):
+        ap.error("--cooldown-minutes needs a longer --minutes and no --stop-step or --cooldown")
+    return args
 
 
 @dataclasses.dataclass
@@ -371,18 +379,6 @@ def set_start(args, model, sp, first_target):
             model.embed.weight[c0["decoder_start_id"]].zero_()
 
 
-def learning_rate(args, step, rewarm_from):
-    """Linear warm-up, then 1/sqrt(step) (or held, --hold-lr); ramped up again over 100 steps
-    after a restart from weights; cooled linearly to zero over the last --cooldown steps."""
-    decay = 1.0 if args.hold_lr else math.sqrt(args.warmup / step)
-    lr = args.lr * min(step / args.warmup, decay)
-    if rewarm_from is not None:
-        lr *= min(1.0, (step - rewarm_from) / 100)
-    if args.stop_step and args.cooldown:
-        lr *= min(1.0, (args.stop_step - step + 1) / args.cooldown)
-    return lr
-
-
 class Stage:
     """One stage: epochs from the run's place until --minutes, --stop-step or SIGTERM ends it,
     saving at each epoch's end, every five minutes and at the end."""
@@ -396,7 +392,9 @@ class Stage:
     def run(self, examples, progress):
         args = self.args
         t_end = time.time() + args.minutes * 60
-        self.saved_at = time.time()
+        self.saved_at = self.started_at = time.time()
+        self.first_step = progress.step
+        self.cool_at = t_end - args.cooldown_minutes * 60 if args.cooldown_minutes else None
         stop = []  # why: SIGTERM (kill, the end of a session) saves at the next step, then exits
         signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
 
@@ -425,12 +423,26 @@ class Stage:
                 self.save(p, bi)
                 return False
             self.update([examples[i] for i in batch], p)
+            if self.cool_at and time.time() >= self.cool_at:
+                self.plan_cooldown(p)
             if p.step % args.eval_every == 0:
                 evaluate_dev(args, self.model, self.sp, self.dev, p.step)
             if time.time() - self.saved_at > 300:
                 self.save(p, bi + 1)
                 self.saved_at = time.time()
         return True
+
+    def plan_cooldown(self, p):
+        """--cooldown-minutes: the steps the minutes left hold at the rate so far become the
+        cool-down, ending at --stop-step (--minutes still ends the stage if the rate drops)."""
+        args, now = self.args, time.time()
+        done, seconds = p.step - self.first_step, now - self.started_at
+        args.cooldown = cooldown_steps(done, seconds, self.cool_at + args.cooldown_minutes * 60 -
+                                       now)
+        args.stop_step = p.step + args.cooldown
+        self.cool_at = None
+        log(args.run, "cool-down: %d steps from step %d to %d (%.2f steps a second so far)" % (
+            args.cooldown, p.step, args.stop_step, done / seconds))
 
     def update(self, batch, p):
         """One optimiser step on a batch of examples; logs the loss every 20 steps."""
