@@ -7,7 +7,8 @@ import tempfile
 import unittest
 
 from models.pipeline.make_card import stages, training_facts, wall_seconds
-from models.pipeline.make_multi_card import cooldowns_to
+from models.pipeline.make_multi_card import (cooldowns_to, max_tokens, on_gpu,
+                                             timed_cooldown_line, timed_cooldowns)
 
 COMMON = "--directions en-de --lr 3e-4 --hold-lr"
 LOG = """\
@@ -26,6 +27,18 @@ LOG = """\
 23:50:00 arguments: %(c)s --run c --init x.heed (allocator: x)
 00:10:00 step 180 epoch 2 loss 2.4 lr 3.00e-04 tokens 4000
 """ % {"c": COMMON}
+GPU = "--device cuda --max-tokens 32768 --hold-lr --minutes 7.5 --cooldown-minutes 1.9"
+TIMED = """\
+13:00:00 start step 180, 5 params, config {}
+13:00:00 arguments: --directions en-de --run a --init x.heed %(g)s --lr 4e-4 (allocator: x)
+13:06:40 stage end at step 380
+13:00:05 start step 180, 5 params, config {}
+13:00:05 arguments: --directions en-de --run b --init x.heed %(g)s --lr 8e-4 (allocator: x)
+13:06:30 stage end at step 375
+13:08:00 start step 380, 5 params, config {}
+13:08:00 arguments: --directions en-de --run c --init a.heed %(g)s --lr 3e-4 (allocator: x)
+13:11:00 stage end at step 450
+""" % {"g": GPU}
 
 
 class CardLog(unittest.TestCase):
@@ -60,6 +73,22 @@ class CardLog(unittest.TestCase):
         found = stages(LOG.splitlines())
         self.assertEqual(cooldowns_to(found, 160), [(141, None), (141, "games=2")])
         self.assertEqual(cooldowns_to(found, 140), [])
+
+    def test_gpu_stages_and_their_timed_cooldowns(self):
+        found = stages((LOG + TIMED).splitlines())
+        gpu = [s for s in found if on_gpu(s)]
+        self.assertEqual([s["first"] for s in gpu], [180, 180, 380])
+        # the two side by side count once (400 s), then 180 s
+        self.assertEqual(wall_seconds(gpu), 400 + 180)
+        self.assertEqual((max_tokens(gpu), max_tokens([s for s in found if not on_gpu(s)])),
+                         (32768, 4096))
+        runs = timed_cooldowns(found, [380, 375, 450])
+        self.assertEqual(runs, [(180, 380, "4e-4"), (180, 375, "8e-4"), (380, 450, "3e-4")])
+        self.assertEqual(timed_cooldowns(found, [450]), [(380, 450, "3e-4")])
+        line = timed_cooldown_line(runs, True)
+        self.assertIn("from step 180 to 375 at 8e-4", line)
+        self.assertIn("on a lent GPU", line)
+        self.assertIn("mean of the 3 ends", line)
 
     def test_a_missing_log_gives_no_facts(self):
         self.assertEqual(training_facts(self.path + ".missing"), {})

@@ -18,7 +18,7 @@ from models import MODELS, ROOT
 from models.corpus.sources import licences
 from models.heed_file import HeedFile
 from models.pipeline.evaluate import run_engine
-from models.pipeline.make_card import count_lines, training_facts
+from models.pipeline.make_card import count_lines, training_facts, wall_seconds
 
 SOURCES = {
     "ddtp": "Debian package descriptions (DDTP)",
@@ -155,6 +155,34 @@ def cooldowns_to(stages_, step):
     return found
 
 
+def on_gpu(stage):
+    """Whether a stage (make_card.stages) ran on a GPU (train.py --device cuda)."""
+    args = stage["args"] or []
+    return "--device" in args and args[args.index("--device") + 1] == "cuda"
+
+
+def max_tokens(stages_):
+    """The largest batch (train.py --max-tokens, 4,096 when not given) of the stages."""
+    return max((int(a[a.index("--max-tokens") + 1]) if "--max-tokens" in a else 4096
+                for a in (s["args"] or [] for s in stages_)), default=0)
+
+
+def timed_cooldowns(stages_, ends):
+    """[(first step, last step, held --lr)] of the stages that cooled the rate to zero over their
+    last minutes (train.py --cooldown-minutes) and ended at one of `ends` (the averaged steps)."""
+    return [(s["first"], s["end"], s["args"][s["args"].index("--lr") + 1]) for s in stages_
+            if "--cooldown-minutes" in (s["args"] or []) and s["end"] in ends]
+
+
+def timed_cooldown_line(runs, gpu):
+    """The card's words for shipped weights averaged from runs of fixed minutes."""
+    return ("- Runs {} ({}), each holding its rate and then cooling it linearly to zero over its "
+            "last minutes (`--cooldown-minutes`); the shipped weights are the mean of the {} ends "
+            "(`models.pipeline.average`, chosen on the dev splits).".format(
+                "; ".join("from step {:,} to {:,} at {}".format(*r) for r in runs),
+                "on a lent GPU" if gpu else "on the CPU", len(runs)))
+
+
 def cooldown_lines(shipped, cooled, train_steps):
     """The card's words for the cool-down(s) the shipped weights came from."""
     step, first = shipped["steps"], cooled[0][0]
@@ -232,10 +260,19 @@ def main():
     out.append("| tokenizer | SentencePiece unigram with byte fallback (no unknown characters) |")
     out.append("| file | %.2f MB (int8 per-row weights, tokenizer included) |\n"
                % (os.path.getsize(model_path) / 1e6))
+    stage_list = train.get("stage_list", [])
+    gpu = [s for s in stage_list if on_gpu(s)]
+    cpu = [s for s in stage_list if not on_gpu(s)]
+    cpu_hours = wall_seconds(cpu) / 3600
     out += ["## Training\n",
-            "- %d updates in %d stages, %.1f hours of wall time on this machine's shared cores "
-            "(log: `models/cards/%s.train.log`)." % (train.get("steps", 0), train.get("stages", 0),
-                                                     train.get("hours", 0), args.name)]
+            "- %d updates in %d stages, %.1f hours of wall time on this machine's shared cores%s "
+            "(log: `models/cards/%s.train.log`)." % (
+                train.get("steps", 0), train.get("stages", 0), cpu_hours,
+                " and %.2f on a lent GPU (%d stages, updates of up to %s tokens a side there "
+                "against %s on the CPU)" % (wall_seconds(gpu) / 3600, len(gpu),
+                                            format(max_tokens(gpu), ","),
+                                            format(max_tokens(cpu), ","))
+                if gpu else "", args.name)]
     for step, (before, after) in growth(train.get("stage_list", [])):
         out.append("- Grown at step {:,} from a feed-forward width of {:,} to {:,} "
                    "(`models.pipeline.grow`: the new units start with zero output weights, so "
@@ -246,7 +283,12 @@ def main():
     if cooled:
         out += cooldown_lines(shipped, cooled, train.get("steps"))
     averaged = shipped.get("averaged_steps")
-    if averaged and not cooled:
+    timed = timed_cooldowns(stage_list, averaged or [])
+    if averaged and timed and not cooled:
+        out.append(timed_cooldown_line(timed, all(on_gpu(s) for s in stage_list
+                                                  if (s["first"], s["end"]) in
+                                                  {(r[0], r[1]) for r in timed})))
+    elif averaged and not cooled:
         out.append("- The shipped weights are the mean of %d checkpoints of the last stage, saved "
                    "at steps %s (`models.pipeline.average`; the log's last step is where training "
                    "goes on from)." % (len(averaged), ", ".join(format(s, ",") for s in averaged)))
