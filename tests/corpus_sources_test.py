@@ -113,6 +113,14 @@ def main():
         with open(qm, "wb") as f:
             f.write(b"\0" * 16 + b"\x69" + struct.pack(">I", len(record)) + record)
         check("qm", list(games.qm_messages(qm)), [("Find the duck", "Finde die Ente")])
+    check("supertux: headings alone, paragraphs joined, images and credits dropped",
+          games.scroll_segments("-Air Flower\n!images/air.png\n#The flower lets Tux\n#glide."
+                                "\n\n\\tJason\n#Thanks!"),
+          ["Air Flower", "The flower lets Tux glide.", "Thanks!"])
+    check("supertux: messages of unequal segments dropped",
+          list(games.supertux_messages([("-Sorry.\n-Come back.", "-Pardon.\n-Reviens."),
+                                        ("-Hi!\n\n#Thanks\n\n#all", "-Salut ! Merci à tous")])),
+          [("Sorry.", "Pardon."), ("Come back.", "Reviens.")])
     ftl = "a = One\nb = Two { $n }\nc =\n    .label = Open\nd =\n    multi\n    line\n"
     check("ftl", ui.ftl_messages(ftl), {"a": "One", "c.label": "Open"})
 
@@ -179,6 +187,15 @@ def main():
                                                ("The thief!", "Le voleur !")])
         check("gettext: leaves the games' domains to rpgs",
               sorted(gettext_catalogs.pairs(root, "de")), [("Save", "Speichern")])
+        flare = os.path.join(root, rpgs.FLARE_PO.replace("*", "empyrean_campaign") % "de")
+        os.makedirs(os.path.dirname(flare))
+        with open(flare, "w") as f:
+            f.write('msgid ""\nmsgstr "Language: de\\n"\n\nmsgid "Gravebloom ink"\n'
+                    'msgstr "Grabblütentinte"\n\n#, fuzzy\nmsgid "Old sword"\n'
+                    'msgstr "Altes Schwert"\n\nmsgid "Deals %d damage"\nmsgstr "%d Schaden"\n')
+        check("rpgs: Flare's mods' .po files, fuzzy and placeholders dropped",
+              [p for p in rpgs.pairs(root, "de") if "ink" in p[0] or "sword" in p[0]
+               or "damage" in p[0]], [("Gravebloom ink", "Grabblütentinte")])
     with tempfile.TemporaryDirectory() as root:
         doc = os.path.join(root, "usr/share/doc/game-data")
         os.makedirs(doc)

@@ -35,12 +35,12 @@ SOURCES = {
     "cldr": "Unicode CLDR: names of everyday things (emoji annotations, units, places)",
     "gcompris_words": "GCompris' picture vocabulary: nouns in short template sentences",
     "games": "game dialogue and help (Widelands, Warzone 2100, Hedgewars, SuperTuxKart, "
-             "GCompris)",
+             "SuperTux, GCompris)",
     "libreoffice_ui": "LibreOffice's own interface",
     "mozilla": "Firefox and Thunderbird language packs",
     "manpages": "translated manual pages",
     "rpgs": "role-playing games: FreedroidRPG's dialogue, Cataclysm: Dark Days Ahead's items and "
-            "talk, Dink Smallwood's story, Adonthell's Waste's Edge (fr)",
+            "talk, Dink Smallwood's story, Adonthell's Waste's Edge (fr), Flare's quests",
     "everyday": "everyday check: Wesnoth's Heir to the Throne dialogue, never trained on",
     "copy_check": "copy check: test pairs of every source with a string to copy put in",
     "control_check": "control check: test pairs with a control string (<2fr>, </s>, ...) "

@@ -1,8 +1,10 @@
 """Game and education catalogs: in-game text, dialogue and help of Widelands, Warzone 2100,
-Hedgewars, SuperTuxKart and GCompris (Freeciv and Wesnoth have modules of their own: gettext and
-wesnoth). Each message's English original is paired with its human translation:
+Hedgewars, SuperTuxKart, SuperTux and GCompris (Freeciv and Wesnoth have modules of their own:
+gettext and wesnoth). Each message's English original is paired with its human translation:
 - Widelands, Warzone 2100: gettext .mo (read as gettext_catalogs does);
 - SuperTuxKart: the .po files it ships (data/po/<lang>.po);
+- SuperTux: the .po files of its menus and of each world's levels, tips and scrolling texts
+  (scroll_segments);
 - Hedgewars: Data/Locale/<lang>.txt ("00:01=Granate", paired with en.txt by key) and
   <lang>.lua (["English"] = "Deutsch", the missions' dialogue);
 - GCompris: Qt .qm catalogs, whose messages carry the English source text.
@@ -17,7 +19,7 @@ import struct
 from .gettext_catalogs import MNEMONIC, PLACEHOLDER, message_pairs
 
 PACKAGES = {"all": ["widelands-data", "warzone2100-data", "hedgewars-data", "supertuxkart-data",
-                    "gcompris-qt-data"]}
+                    "gcompris-qt-data", "supertux-data"]}
 # gettext domains under usr/share/locale that are this module's, not gettext_catalogs' (its
 # claimed()).
 DOMAINS = ["warzone2100"]
@@ -25,6 +27,7 @@ WIDELANDS = "usr/share/games/widelands/data/locale"
 STK = "usr/share/games/supertuxkart/data/po"
 HEDGEWARS = "usr/share/games/hedgewars/Data/Locale"
 GCOMPRIS = "usr/share/gcompris-qt/translations"
+SUPERTUX = "usr/share/games/supertux2"
 
 
 def po_messages(path):
@@ -120,6 +123,32 @@ def qm_messages(path):
             return  # why: an unknown field; the rest of the section cannot be read
 
 
+def scroll_segments(text):
+    """SuperTux's text as it is shown: lines opening with "-" (a heading) stand alone, "!" (an
+    image) and tab (a name in the credits) are dropped, "#" and plain lines join into one
+    paragraph until a blank line or a heading."""
+    segments, cur = [], []
+    for line in text.split("\n") + [""]:
+        mark = line[:1]
+        if mark == "-" or not line.strip():
+            segments.append(" ".join(cur))
+            cur = []
+            if mark == "-":
+                segments.append(line[1:])
+        elif mark not in ("!", "\t") and not line.startswith("\\t"):
+            cur.append(line[1:] if mark in ("#", "*") else line)
+    return [x.strip() for x in segments if x.strip()]
+
+
+def supertux_messages(found):
+    """Each message's segments paired in order; a message whose two sides have a different
+    number of segments (a translator's own line breaks in the credits) is dropped."""
+    for key, value in found:
+        keys, values = scroll_segments(key), scroll_segments(value)
+        if len(keys) == len(values):
+            yield from zip(keys, values)
+
+
 def pairs(root, lang):
     yield from message_pairs(sorted(glob.glob(os.path.join(root, WIDELANDS, lang, "LC_MESSAGES",
                                                           "*.mo"))))
@@ -132,6 +161,8 @@ def pairs(root, lang):
     en, tr = (hedgewars_txt(os.path.join(root, HEDGEWARS, n + ".txt")) for n in ("en", lang))
     yield from ((en[k], tr[k]) for k in sorted(en) if k in tr)
     yield from clean_messages(hedgewars_lua(os.path.join(root, HEDGEWARS, lang + ".lua")))
+    for po in sorted(glob.glob(os.path.join(root, SUPERTUX, "**", lang + ".po"), recursive=True)):
+        yield from clean_messages(supertux_messages(po_messages(po)))
     qm = os.path.join(root, GCOMPRIS, "gcompris_%s.qm" % lang)
     if os.path.exists(qm):
         yield from clean_messages(qm_messages(qm))
