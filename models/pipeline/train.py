@@ -29,6 +29,7 @@ import torch.nn.functional as F
 from models.pipeline import engine_tokenizer, marian_compat
 from models.pipeline.cpu_bf16 import keep_bf16
 from models.pipeline.heed_torch import Seq2Seq, greedy, read_heed, write_heed
+from models.pipeline.batches import make_batches, round_up
 from models.pipeline.metrics import corpus_bleu, corpus_chrf
 from models.pipeline.schedule import cooldown_steps, learning_rate
 from models.pipeline.training_data import corpus_of
@@ -70,26 +71,8 @@ def train_spm(args, files, langs):
     return prefix + ".model"
 
 
-def make_batches(pairs, max_tokens, rng):
-    """Buckets by length so padding stays small; each batch holds <= max_tokens per side."""
-    order = sorted(range(len(pairs)), key=lambda i: (len(pairs[i][1]), len(pairs[i][0]),
-                                                    rng.random()))
-    batches, cur, cur_max = [], [], 0
-    for i in order:
-        m = max(cur_max, len(pairs[i][0]), len(pairs[i][1]) + 1)
-        if cur and m * (len(cur) + 1) > max_tokens:
-            batches.append(cur)
-            cur, m = [], max(len(pairs[i][0]), len(pairs[i][1]) + 1)
-        cur.append(i)
-        cur_max = m
-    if cur:
-        batches.append(cur)
-    rng.shuffle(batches)
-    return batches
-
-
-def pad(seqs, value=0):
-    n = max(len(s) for s in seqs)
+def pad(seqs, value=0, multiple=1):
+    n = round_up(max(len(s) for s in seqs), multiple)
     return torch.tensor([s + [value] * (n - len(s)) for s in seqs], dtype=torch.long)
 
 
@@ -241,6 +224,9 @@ def parse_args():
     ap.add_argument("--vocab", type=int, default=8000)
     ap.add_argument("--max-tokens", type=int, default=4096)
     ap.add_argument("--max-len", type=int, default=64)
+    ap.add_argument("--pad-to", type=int, default=1, metavar="N",
+                    help="pad every batch's width to a multiple of N (8 on a GPU: fewer shapes; "
+                         "1, the default, changes no batch of a run in progress)")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--warmup", type=int, default=200)
     ap.add_argument("--config", default="{}", help="JSON overrides of the model config")
@@ -412,7 +398,7 @@ class Stage:
         """The epoch's batches from p.resume_at; False when `over` ended it early (saved)."""
         args = self.args
         batches = make_batches([(e[0], e[2]) for e in examples], args.max_tokens,
-                               shuffle_rng(args, p.epoch, p.order))
+                               shuffle_rng(args, p.epoch, p.order), args.pad_to)
         skip, p.resume_at = p.resume_at, 0
         log(args.run, "epoch %d: %d batches (order %d), from batch %d" %
             (p.epoch, len(batches), p.order, skip))
@@ -447,9 +433,9 @@ class Stage:
     def update(self, batch, p):
         """One optimiser step on a batch of examples; logs the loss every 20 steps."""
         args, c = self.args, self.model.cfg
-        s = pad([e[0] for e in batch]).to(self.device)
-        t_in = pad([[e[1]] + e[2] for e in batch]).to(self.device)
-        t_out = pad([e[2] + [c["eos_id"]] for e in batch]).to(self.device)
+        s = pad([e[0] for e in batch], multiple=args.pad_to).to(self.device)
+        t_in = pad([[e[1]] + e[2] for e in batch], multiple=args.pad_to).to(self.device)
+        t_out = pad([e[2] + [c["eos_id"]] for e in batch], multiple=args.pad_to).to(self.device)
         p.step += 1
         lr = learning_rate(args, p.step, p.rewarm_from)
         loss = train_step(self.model, self.opt, s, t_in, t_out, lr, args.bf16)
