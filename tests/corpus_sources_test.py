@@ -173,14 +173,17 @@ def main():
                  [("Hello, friend.", "Hallo, Freund.")])
         write_mo(os.path.join(folder, "freedroidrpg.mo"), [("cheat_melee", "schummle_Nahkampf")])
         write_mo(os.path.join(folder, "gedit.mo"), [("_Save", "_Speichern")])
-        dink, wastesedge = rpgs.GAME_FOLDERS
+        dink, wastesedge, naev = rpgs.GAME_FOLDERS
         write_mo(os.path.join(root, dink % "de"), [("Tell the duck to go home",
                                                     "Der Ente sagen, sie soll heimgehen")])
         write_mo(os.path.join(root, dink % "fr"), [("Hello Dink.", "Bonjour Dink.")])
         write_mo(os.path.join(root, wastesedge % "fr"), [("The thief!", "Le voleur !")])
-        check("rpgs: the games' catalogs, Dink's in its own folder, placeholders and contexts "
+        write_mo(os.path.join(root, naev % "de"), [("Begone!", "Hinfort!")])
+        check("rpgs: the games' catalogs, Dink's and Naev's in their own folders, placeholders and "
+              "contexts "
               "dropped", sorted(rpgs.pairs(root, "de")),
-              [("A cup of coffee.", "Eine Tasse Kaffee."), ("Hello, friend.", "Hallo, Freund."),
+              [("A cup of coffee.", "Eine Tasse Kaffee."), ("Begone!", "Hinfort!"),
+               ("Hello, friend.", "Hallo, Freund."),
                ("Tell the duck to go home", "Der Ente sagen, sie soll heimgehen")])
         check("rpgs: French reads Dink's and Waste's Edge's folders",
               sorted(rpgs.pairs(root, "fr")), [("Hello Dink.", "Bonjour Dink."),
@@ -204,6 +207,14 @@ def main():
                     "anyone to use this software for any purpose,\n  including commercial "
                     "applications, and to alter it and redistribute it\n\nPackaging: GPL-3\n\n"
                     "Creative Commons 3.0 Attribution\n")
+        doc = os.path.join(root, "usr/share/doc/space-data")
+        os.makedirs(doc)
+        with open(os.path.join(doc, "copyright"), "w") as f:
+            f.write("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
+                    "\n\nFiles: *\nCopyright: A\nLicense: GPL-3+\n\nFiles: a.png\nCopyright: B\n"
+                    "License: \n\nFiles: b.png\nCopyright: C\nLicense: CC-BY-3.0\n")
+        check("licences: an empty License line is not read into the next stanza",
+              licences.licences_of(root, "space-data")[0], ["GPL-3+ (main)", "CC-BY-3.0"])
         check("licences: a free-form file's zlib wording and long CC name",
               licences.licences_of(root, "game-data")[0], ["GPL-3", "zlib", "CC-BY-3.0"])
     print("corpus_sources_test: %d failed" % len(FAILED))

@@ -40,7 +40,8 @@ SOURCES = {
     "mozilla": "Firefox and Thunderbird language packs",
     "manpages": "translated manual pages",
     "rpgs": "role-playing games: FreedroidRPG's dialogue, Cataclysm: Dark Days Ahead's items and "
-            "talk, Dink Smallwood's story, Adonthell's Waste's Edge (fr), Flare's quests",
+            "talk, Dink Smallwood's story, Adonthell's Waste's Edge (fr), Flare's quests, Naev's "
+            "missions (de)",
     "everyday": "everyday check: Wesnoth's Heir to the Throne dialogue, never trained on",
     "copy_check": "copy check: test pairs of every source with a string to copy put in",
     "control_check": "control check: test pairs with a control string (<2fr>, </s>, ...) "

@@ -49,7 +49,8 @@ def licences_of(root, package):
         text = f.read()
     found = []
     dep5 = text.startswith("Format:")
-    for m in re.finditer(r"^License:\s*(.+)$", text if dep5 else "", re.M):
+    # why: [ \t], not \s: an empty "License:" line must not reach into the next stanza
+    for m in re.finditer(r"^License:[ \t]*(\S.*)$", text if dep5 else "", re.M):
         name = m.group(1).strip()
         if name not in found:
             found.append(name)
