@@ -12,6 +12,7 @@ Continue from the committed weights-only checkpoint in a fresh clone:
       --init models/checkpoints/en-fr.f16.heed --minutes 120
 """
 import argparse
+import collections
 import dataclasses
 import json
 import os
@@ -378,8 +379,11 @@ class Stage:
     def run(self, examples, progress):
         args = self.args
         t_end = time.time() + args.minutes * 60
-        self.saved_at = self.started_at = time.time()
-        self.first_step = progress.step
+        self.saved_at = time.time()
+        # why: the cool-down is planned from the last ~200 updates' rate, not the stage's: on a
+        # GPU the first epoch ran 3x slower than the next, and a plan from the stage's mean
+        # ended the run a minute early
+        self.recent = collections.deque([(self.saved_at, progress.step)], maxlen=200)
         self.cool_at = t_end - args.cooldown_minutes * 60 if args.cooldown_minutes else None
         stop = []  # why: SIGTERM (kill, the end of a session) saves at the next step, then exits
         signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
@@ -409,6 +413,7 @@ class Stage:
                 self.save(p, bi)
                 return False
             self.update([examples[i] for i in batch], p)
+            self.recent.append((time.time(), p.step))
             if self.cool_at and time.time() >= self.cool_at:
                 self.plan_cooldown(p)
             if p.step % args.eval_every == 0:
@@ -419,16 +424,17 @@ class Stage:
         return True
 
     def plan_cooldown(self, p):
-        """--cooldown-minutes: the steps the minutes left hold at the rate so far become the
+        """--cooldown-minutes: the steps the minutes left hold at the recent rate become the
         cool-down, ending at --stop-step (--minutes still ends the stage if the rate drops)."""
         args, now = self.args, time.time()
-        done, seconds = p.step - self.first_step, now - self.started_at
+        since, first = self.recent[0]
+        done, seconds = p.step - first, now - since
         args.cooldown = cooldown_steps(done, seconds, self.cool_at + args.cooldown_minutes * 60 -
                                        now)
         args.stop_step = p.step + args.cooldown
         self.cool_at = None
-        log(args.run, "cool-down: %d steps from step %d to %d (%.2f steps a second so far)" % (
-            args.cooldown, p.step, args.stop_step, done / seconds))
+        log(args.run, "cool-down: %d steps from step %d to %d (%.2f steps a second lately)" % (
+            args.cooldown, p.step, args.stop_step, done / max(seconds, 1e-9)))
 
     def update(self, batch, p):
         """One optimiser step on a batch of examples; logs the loss every 20 steps."""
