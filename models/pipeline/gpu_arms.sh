@@ -6,7 +6,8 @@
 # Usage (repository root, models/data built or unpacked there):
 #   bash models/pipeline/gpu_arms.sh INIT.f16.heed OUT_DIR MINUTES
 # Writes OUT_DIR/arms.tar.xz.aa, .ab, ... (15 MiB pieces: cat them, then tar xJf) holding
-# a.f16.heed, b.f16.heed and each arm's train.log. HEED_ARMS_DEVICE=cpu tries it without a GPU.
+# a.f16.heed, b.f16.heed and each arm's train.log. HEED_ARMS_DEVICE=cpu tries it without a GPU
+# (HEED_ARMS_TOKENS: another --max-tokens, e.g. 1024 for such a try).
 #
 # why two arms: a lent machine is there for one try, and its 8x larger batches need a larger
 # rate than the CPU's held 1.5e-4 by an amount nobody here measured; two rates side by side give

@@ -16,6 +16,7 @@ def learning_rate(args, step, rewarm_from):
 
 
 def cooldown_steps(steps_done, seconds_done, seconds_left):
-    """--cooldown-minutes: how many steps the seconds left hold at the stage's rate so far (at
-    least one, so the rate still ends at zero)."""
+    """--cooldown-minutes: how many steps the seconds left hold at the rate of the steps done in
+    the seconds given (train.py gives its last ~200 updates); at least one, so the rate still
+    ends at zero."""
     return max(1, round(steps_done / max(seconds_done, 1e-9) * seconds_left))

@@ -28,9 +28,9 @@ import torch
 import torch.nn.functional as F
 
 from models.pipeline import engine_tokenizer, marian_compat
+from models.pipeline.batches import make_batches, round_up
 from models.pipeline.cpu_bf16 import keep_bf16
 from models.pipeline.heed_torch import Seq2Seq, greedy, read_heed, write_heed
-from models.pipeline.batches import make_batches, round_up
 from models.pipeline.metrics import corpus_bleu, corpus_chrf
 from models.pipeline.schedule import cooldown_steps, learning_rate
 from models.pipeline.training_data import corpus_of
@@ -242,7 +242,7 @@ def parse_args():
                     help="decay the rate linearly to zero over the last N steps before --stop-step")
     ap.add_argument("--cooldown-minutes", type=float, default=0,
                     help="decay the rate to zero over the last M of --minutes: when M minutes are "
-                         "left, --stop-step and --cooldown are set from the steps a second so far "
+                         "left, --stop-step and --cooldown are set from the recent steps a second "
                          "(a run on a lent accelerator for a fixed time)")
     ap.add_argument("--mix", metavar="SOURCE=TIMES,...",
                     help="read these sources' training pairs TIMES times in all (--directions; "
@@ -378,7 +378,7 @@ class Stage:
 
     def run(self, examples, progress):
         args = self.args
-        t_end = time.time() + args.minutes * 60
+        t_end = self.t_end = time.time() + args.minutes * 60
         self.saved_at = time.time()
         # why: the cool-down is planned from the last ~200 updates' rate, not the stage's: on a
         # GPU the first epoch ran 3x slower than the next, and a plan from the stage's mean
@@ -429,8 +429,7 @@ class Stage:
         args, now = self.args, time.time()
         since, first = self.recent[0]
         done, seconds = p.step - first, now - since
-        args.cooldown = cooldown_steps(done, seconds, self.cool_at + args.cooldown_minutes * 60 -
-                                       now)
+        args.cooldown = cooldown_steps(done, seconds, self.t_end - now)
         args.stop_step = p.step + args.cooldown
         self.cool_at = None
         log(args.run, "cool-down: %d steps from step %d to %d (%.2f steps a second lately)" % (

@@ -125,8 +125,8 @@ def qm_messages(path):
 
 def scroll_segments(text):
     """SuperTux's text as it is shown: lines opening with "-" (a heading) stand alone, "!" (an
-    image) and tab (a name in the credits) are dropped, "#" and plain lines join into one
-    paragraph until a blank line or a heading."""
+    image) and "\\t" (a name in the credits, the escape as po_messages leaves it) are dropped,
+    "#" and plain lines join into one paragraph until a blank line or a heading."""
     segments, cur = [], []
     for line in text.split("\n") + [""]:
         mark = line[:1]
@@ -135,7 +135,7 @@ def scroll_segments(text):
             cur = []
             if mark == "-":
                 segments.append(line[1:])
-        elif mark not in ("!", "\t") and not line.startswith("\\t"):
+        elif mark != "!" and not line.startswith("\\t"):
             cur.append(line[1:] if mark in ("#", "*") else line)
     return [x.strip() for x in segments if x.strip()]
 
