@@ -7,7 +7,8 @@
 #   bash models/pipeline/gpu_arms.sh INIT.f16.heed OUT_DIR MINUTES
 # Writes OUT_DIR/arms.tar.xz.aa, .ab, ... (15 MiB pieces: cat them, then tar xJf) holding
 # a.f16.heed, b.f16.heed and each arm's train.log. HEED_ARMS_DEVICE=cpu tries it without a GPU
-# (HEED_ARMS_TOKENS: another --max-tokens, e.g. 1024 for such a try).
+# (HEED_ARMS_TOKENS: another --max-tokens, e.g. 1024 for such a try; HEED_ARMS_LRS: the two
+# arms' held rates, default "4e-4 8e-4").
 #
 # why two arms: a lent machine is there for one try, and its 8x larger batches need a larger
 # rate than the CPU's held 1.5e-4 by an amount nobody here measured; two rates side by side give
@@ -37,9 +38,10 @@ arm() {
     "$@" >"$work/$name.out" 2>&1
 }
 
-arm a --lr 4e-4 --dropout 0 &
+read -r lr_a lr_b <<<"${HEED_ARMS_LRS:-4e-4 8e-4}"
+arm a --lr "$lr_a" --dropout 0 &
 a=$!
-arm b --lr 8e-4 --dropout 0 &
+arm b --lr "$lr_b" --dropout 0 &
 b=$!
 status=0
 wait $a || status=$?
