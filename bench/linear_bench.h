@@ -11,7 +11,9 @@ class LinearBench {
   public:
     /// x [rows, in_features], W [out_features, in_features], b [out_features], filled from a
     /// fixed seed. `kernel`: 0 f32, 1 int8 (int16 activations, int32 dots), 2 int8 widened to
-    /// f32 on the fly (LinearKernel); int8 weights are W quantised per row.
+    /// f32 on the fly (LinearKernel); int8 weights are W quantised per row. 3 is no product: it
+    /// reads out_features x in_features floats once per run, summed in eight SIMD accumulators,
+    /// the least memory traffic any f32 one-row product must make (the read ceiling).
     LinearBench(int rows, int in_features, int out_features, int kernel = 0);
     ~LinearBench();
     /// Applies the layer `repeats` times (what the caller times).
