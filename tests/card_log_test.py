@@ -90,6 +90,17 @@ class CardLog(unittest.TestCase):
         self.assertIn("on a lent GPU", line)
         self.assertIn("mean of the 3 ends", line)
 
+    def test_a_line_before_the_next_start_adds_no_time_to_the_ended_stage(self):
+        # train.py writes "--bf16 ignored" before "start step": 20 minutes after the GPU's last
+        # stage ended, that line must not make the GPU stage 20 minutes longer
+        cpu = ("13:31:00 --bf16 ignored: this CPU has no bfloat16; training in float32\n"
+               "13:31:01 start step 450, 5 params, config {}\n"
+               "13:31:01 arguments: --directions en-de --run d --init c.heed (allocator: x)\n"
+               "13:41:01 stage end at step 470\n")
+        found = stages((LOG + TIMED + cpu).splitlines())
+        self.assertEqual(wall_seconds([s for s in found if on_gpu(s)]), 400 + 180)
+        self.assertEqual(found[-1]["seconds"], 600)
+
     def test_a_missing_log_gives_no_facts(self):
         self.assertEqual(training_facts(self.path + ".missing"), {})
 

@@ -48,7 +48,9 @@ def stages(lines):
             found.append({"first": int(start.group(1)), "clock": t, "args": None,
                           "config": json.loads(config.group(1)) if config else None,
                           "seconds": 0, "end": None})
-        elif found and t is not None and prev is not None:
+        # why: a stage that logged its end is over; a timed line before the next start (train.py's
+        # "--bf16 ignored", written before "start step") must not give it the time in between
+        elif found and t is not None and prev is not None and found[-1]["end"] is None:
             found[-1]["seconds"] += (t - prev) % 86400
         prev = t if t is not None else prev
         if not found:
