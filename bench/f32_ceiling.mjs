@@ -28,34 +28,27 @@ const load = () =>
     .map((x) => x.toFixed(2))
     .join(' / ');
 
-// why: the decode-step products of the two model shapes the benchmarks use: models/en-fr.heed
-// (d 256, FFN 1,024, 8,000 pieces, 1 decoder layer) and models/multi.heed (FFN 2,048, 16,000
-// pieces, 3 decoder layers); `per` is how many of that product one step runs. Self-attention's
-// q, k, v are one 256 x 768 product; cross-attention's keys and values are made once per sentence.
-const MODELS = [
-  {
-    name: 'en-fr.heed',
-    products: [
-      { K: 256, N: 768, per: 1, what: 'self-attention q, k, v' },
-      { K: 256, N: 256, per: 3, what: 'self out, cross q, cross out' },
-      { K: 256, N: 1024, per: 1, what: 'FFN up' },
-      { K: 1024, N: 256, per: 1, what: 'FFN down' },
-      { K: 256, N: 8000, per: 1, what: 'logits' },
-    ],
-  },
-  {
-    name: 'multi.heed',
-    products: [
-      { K: 256, N: 768, per: 3, what: 'self-attention q, k, v' },
-      { K: 256, N: 256, per: 9, what: 'self out, cross q, cross out' },
-      { K: 256, N: 2048, per: 3, what: 'FFN up' },
-      { K: 2048, N: 256, per: 3, what: 'FFN down' },
-      { K: 256, N: 16000, per: 1, what: 'logits' },
-    ],
-  },
+/**
+ * One greedy decode step's products of a model with d 256 (`per`: how many of each a step
+ * runs): self-attention's q, k, v as one 256 × 768 product; self-attention's output,
+ * cross-attention's query and output (its keys and values are made once per sentence); the FFN;
+ * the logits.
+ */
+const stepProducts = ({ layers, ffn, vocab }) => [
+  { K: 256, N: 768, per: layers },
+  { K: 256, N: 256, per: 3 * layers },
+  { K: 256, N: ffn, per: layers },
+  { K: ffn, N: 256, per: layers },
+  { K: 256, N: vocab, per: 1 },
 ];
 
-/** Seconds per run of `bench` (best of the trials given), after a warm-up. */
+// why: the two model shapes the benchmarks use
+const MODELS = [
+  { name: 'en-fr.heed', products: stepProducts({ layers: 1, ffn: 1024, vocab: 8000 }) },
+  { name: 'multi.heed', products: stepProducts({ layers: 3, ffn: 2048, vocab: 16000 }) },
+];
+
+/** Seconds per run of `bench` over one timed call of `reps` runs. */
 function secondsPerRun(bench, reps) {
   const t0 = performance.now();
   bench.run(reps);
@@ -101,13 +94,12 @@ console.log(
 );
 console.log('| 1×K×N | weights MB | f32 GFLOP/s | read ceiling GFLOP/s (GB/s) | f32 / ceiling |');
 console.log('|---|---:|---:|---:|---:|');
-const seen = new Map();
+const seen = new Set();
 const shapes = [{ K: 256, N: 256 }, ...MODELS.flatMap((m) => m.products)];
 for (const { K, N } of shapes) {
-  const key = `${K}x${N}`;
-  if (seen.has(key)) continue;
+  if (seen.has(`${K}x${N}`)) continue;
+  seen.add(`${K}x${N}`);
   const t = measure(core, K, N);
-  seen.set(key, t);
   const flops = 2 * K * N;
   const mb = (4 * K * N) / 1e6;
   console.log(

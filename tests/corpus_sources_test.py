@@ -180,8 +180,7 @@ def main():
         write_mo(os.path.join(root, wastesedge % "fr"), [("The thief!", "Le voleur !")])
         write_mo(os.path.join(root, naev % "de"), [("Begone!", "Hinfort!")])
         check("rpgs: the games' catalogs, Dink's and Naev's in their own folders, placeholders and "
-              "contexts "
-              "dropped", sorted(rpgs.pairs(root, "de")),
+              "contexts dropped", sorted(rpgs.pairs(root, "de")),
               [("A cup of coffee.", "Eine Tasse Kaffee."), ("Begone!", "Hinfort!"),
                ("Hello, friend.", "Hallo, Freund."),
                ("Tell the duck to go home", "Der Ente sagen, sie soll heimgehen")])
