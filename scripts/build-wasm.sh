@@ -9,7 +9,9 @@
 #                                         # HEED_HEADER_ROOT (default /usr/include; as in CMake)
 #   bash scripts/build-wasm.sh --bench    # also the bench-only module BUILD_DIR/heed-bench.mjs +
 #                                         # heed-bench.wasm (LinearBench, for scripts/bench.mjs
-#                                         # and bench/ort); never copied to web/lib
+#                                         # and bench/ort) and BUILD_DIR-mt/thread_pool_bench.js
+#                                         # (the pool's hand-over, run with node); never copied
+#                                         # to web/lib
 set -euo pipefail
 
 bench=0
@@ -53,6 +55,9 @@ ln -sfn "$build/include" "$build-mt/include"
 emcmake cmake -S "$root" -B "$build-mt" -DCMAKE_BUILD_TYPE=Release -DHEED_TESTS=OFF \
   -DHEED_WASM_THREADS=ON -DHEED_HEADER_ROOT="$build/include" >/dev/null
 cmake --build "$build-mt" --target heed-core -j "$jobs"
+if [ "$bench" = 1 ]; then
+  cmake --build "$build-mt" --target thread_pool_bench -j "$jobs"
+fi
 # why: 3.1.6's node branch makes any uncaught exception or unhandled rejection of the host
 # process throw from its handlers; a library must not change that, so they are cut out (and the
 # build fails if the generated text ever differs)
@@ -75,4 +80,5 @@ for wasm in web/lib/heed.wasm web/lib/mt/heed-mt.wasm; do
 done
 if [ "$bench" = 1 ]; then
   echo "build-wasm: bench module $build/heed-bench.mjs ($(wc -c < "$build/heed-bench.wasm") bytes of wasm)"
+  echo "build-wasm: pool bench $build-mt/thread_pool_bench.js (node it)"
 fi

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -91,6 +92,49 @@ TEST(GemmI8, QuantisedRowsRoundToNearestAndPadWithZeros) {
     const float zero[3] = {};
     quantise_rows_i16(1, 3, zero, 3, q.data(), 16, &scale);
     EXPECT_EQ(scale, 1.0f);
+}
+
+TEST(GemmI8, QuantisedRowsMatchTheScalarReferenceBitForBit) {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::uniform_int_distribution<int> pick(0, 5);
+    for (int K : {1, 3, 4, 7, 8, 9, 15, 16, 17, 33, 64, 255, 256, 2048, 2049}) {
+        const int M = 3, lda = K + 5, ldq = padded_k_i8(K) + 8;
+        std::vector<float> a(std::size_t(M) * lda);
+        for (int m = 0; m < M; ++m)
+            for (int k = 0; k < K; ++k) {
+                float& x = a[std::size_t(m) * lda + k];
+                // why: the cases where the rounding or the maximum could differ: denormal-sized,
+                // huge, halves, signed zeros, ordinary
+                const int kind = pick(rng);
+                if (kind == 0)
+                    x = u(rng) * 1e-38f;
+                else if (kind == 1)
+                    x = u(rng) * 1e30f;
+                else if (kind == 2)
+                    x = std::round(u(rng) * 32767.0f) + 0.5f;
+                else if (kind == 3)
+                    x = u(rng) < 0 ? -0.0f : 0.0f;
+                else
+                    x = 4.0f * u(rng);
+            }
+        // why: row 1 scales by exactly 1 (max 32767), so its halves stay halves; row 2 is zero
+        a[std::size_t(lda) + std::size_t(K - 1)] = -32767.0f;
+        for (int k = 0; k < K; ++k) {
+            float& x = a[std::size_t(lda) + k];
+            if (k != K - 1) x = std::clamp(std::round(x) + 0.5f * (k % 2), -32766.5f, 32766.5f);
+        }
+        std::fill(a.begin() + 2 * std::size_t(lda), a.begin() + 2 * std::size_t(lda) + K, -0.0f);
+        std::vector<std::int16_t> ref(std::size_t(M) * ldq, 777), got = ref;
+        std::vector<float> ref_scales(M), got_scales(M);
+        quantise_rows_i16_ref(M, K, a.data(), lda, ref.data(), ldq, ref_scales.data());
+        quantise_rows_i16(M, K, a.data(), lda, got.data(), ldq, got_scales.data());
+        EXPECT_EQ(got, ref) << "K " << K;
+        for (int m = 0; m < M; ++m)
+            EXPECT_EQ(std::memcmp(&got_scales[m], &ref_scales[m], sizeof(float)), 0)
+                << "K " << K << " row " << m;
+        EXPECT_EQ(got_scales[2], 1.0f);
+    }
 }
 
 TEST(GemmI8, SimdMatchesReferenceOverOddShapes) {

@@ -1,9 +1,10 @@
-// Row kernels (log-softmax, layer norm, relu, gelu) against their scalar references over odd
-// lengths, extreme values and aliasing. Correctness only.
+// Row kernels (log-softmax, argmax, layer norm, relu, gelu) against their scalar references over
+// odd lengths, extreme values and aliasing. Correctness only.
 #include "kernels/rowwise.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -43,6 +44,40 @@ TEST(LogSoftmax, MatchesReferenceInPlaceWithMaskedEntries) {
                     << "n=" << n << " scale=" << scale << " i=" << i;
             }
         }
+}
+
+TEST(Argmax, GivesTheIndexMaxElementGives) {
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> u(-5.0f, 5.0f);
+    std::uniform_int_distribution<int> pick(0, 9);
+    const float inf = std::numeric_limits<float>::infinity();
+    for (int n : {1, 2, 3, 4, 5, 7, 8, 9, 31, 100, 16000, 16001}) {
+        for (int trial = 0; trial < 40; ++trial) {
+            std::vector<float> x(n);
+            for (float& v : x) {
+                switch (pick(rng)) {  // why: ties, signed zeros, -inf (banned), an odd NaN
+                    case 0:
+                        v = 1.5f;
+                        break;
+                    case 1:
+                        v = pick(rng) < 5 ? -0.0f : 0.0f;
+                        break;
+                    case 2:
+                        v = -inf;
+                        break;
+                    case 3:
+                        v = trial == 7 && pick(rng) == 0 ? std::nanf("") : u(rng);
+                        break;
+                    default:
+                        v = u(rng) - 10.0f;
+                }
+            }
+            if (trial % 5 == 0) std::fill(x.begin(), x.end(), -inf);
+            if (trial % 5 == 1) std::fill(x.begin(), x.end(), trial % 2 ? -0.0f : 0.0f);
+            const int want = int(std::max_element(x.begin(), x.end()) - x.begin());
+            EXPECT_EQ(argmax_f32(x.data(), n), want) << "n " << n << " trial " << trial;
+        }
+    }
 }
 
 TEST(LayerNorm, MatchesReferenceWithAndWithoutAffine) {

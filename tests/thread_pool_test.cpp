@@ -1,5 +1,6 @@
 // The worker pool and the products shared out over it: every part runs once per run, many
-// runs in a row (no lost hand-over), parallel_ranges covers [0, n) once on aligned boundaries,
+// runs in a row (no lost hand-over), fixed and taken runs mixed, the caller taking a sleeping
+// worker's part, parallel_ranges covers [0, n) once on aligned boundaries and never nests,
 // and a packed linear layer (f32, int8, int8 widened) gives the same bits on 1, 2 and 3
 // threads over odd shapes.
 #include "core/thread_pool.h"
@@ -7,9 +8,12 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "ops/packed_linear.h"
@@ -25,6 +29,66 @@ TEST(ThreadPool, EveryPartRunsOncePerRunOverManyRuns) {
         for (int run = 0; run < 5000; ++run) pool.run([&](int part) { ++count[part]; });
         for (int p = 0; p < threads; ++p) EXPECT_EQ(count[p].load(), 5000) << threads;
     }
+}
+
+TEST(ThreadPool, TakenPartsRunOncePerRunWhoeverTakesThem) {
+    using Parts = ThreadPool::Parts;
+    for (int threads : {2, 3, 5}) {
+        ThreadPool pool(threads);
+        std::vector<std::atomic<int>> count(threads);
+        std::atomic<int> by_caller{0};
+        const std::thread::id caller = std::this_thread::get_id();
+        for (int run = 0; run < 5000; ++run) {
+            // why: runs of both kinds in turn: a worker late for a taken run must neither take a
+            // part of the next run nor run a fixed part twice
+            const Parts kind = run % 3 == 0 ? Parts::Fixed : Parts::Taken;
+            pool.run(
+                [&](int part) {
+                    ++count[part];
+                    if (part > 0 && std::this_thread::get_id() == caller) ++by_caller;
+                },
+                kind);
+        }
+        for (int p = 0; p < threads; ++p) EXPECT_EQ(count[p].load(), 5000) << threads;
+        std::printf("%d threads: %d of the workers' taken parts ran on the caller\n", threads,
+                    by_caller.load());
+    }
+}
+
+TEST(ThreadPool, TheCallerTakesTheWorkersPartsWhileTheySleep) {
+    ThreadPool pool(2);
+    std::atomic<int> by_caller{0};
+    const std::thread::id caller = std::this_thread::get_id();
+    for (int run = 0; run < 20; ++run) {
+        // why: past the workers' spin time, so each run finds the worker asleep; the caller
+        // takes part 1 unless the worker wakes before part 0 is done (which then takes 5 ms)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        pool.run(
+            [&](int part) {
+                if (part == 0) {
+                    const auto t0 = std::chrono::steady_clock::now();
+                    while (std::chrono::steady_clock::now() - t0 < std::chrono::microseconds(5)) {
+                    }
+                } else if (std::this_thread::get_id() == caller) {
+                    ++by_caller;
+                }
+            },
+            ThreadPool::Parts::Taken);
+    }
+    EXPECT_GT(by_caller.load(), 0) << "a sleeping worker's part waited for it every time";
+}
+
+TEST(ThreadPool, ParallelRangesInsideParallelRangesStayOnTheirThread) {
+    ThreadPool pool(2);
+    PoolScope scope(&pool);
+    std::vector<int> hits(64, 0);
+    parallel_ranges(4, 1, 1e9, [&](int b0, int b1) {
+        for (int b = b0; b < b1; ++b)
+            parallel_ranges(16, 1, 1e9, [&](int i0, int i1) {
+                for (int i = i0; i < i1; ++i) ++hits[std::size_t(b) * 16 + i];
+            });
+    });
+    for (int h : hits) EXPECT_EQ(h, 1);
 }
 
 TEST(ThreadPool, WorkersHaveNoPoolOfTheirOwn) {

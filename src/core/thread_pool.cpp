@@ -1,5 +1,6 @@
-// The pool's hand-over: a generation counter the workers watch, spinning a little before they
-// sleep on a condition variable, and a count of parts still running that the caller watches.
+// The pool's hand-over: a run counter the workers watch, spinning a little before they sleep on
+// a condition variable (woken only when one sleeps), a counter of parts to take, and a count of
+// parts still running that the caller watches.
 #include "core/thread_pool.h"
 
 #include <chrono>
@@ -95,46 +96,85 @@ ThreadPool::~ThreadPool() {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         stop_.store(true, std::memory_order_release);
-        generation_.fetch_add(1, std::memory_order_release);
+        run_.store(std::uint64_t(++serial_) << 1, std::memory_order_release);
     }
     wake_.notify_all();
     for (std::thread& w : workers_) w.join();
 }
 
-void ThreadPool::run_erased(void (*fn)(void*, int), void* ctx) {
+void ThreadPool::run_erased(void (*fn)(void*, int), void* ctx, Parts parts) {
     if (workers_.empty()) {
         fn(ctx, 0);
         return;
     }
+    const std::uint32_t count = std::uint32_t(threads()), serial = ++serial_;
+    const bool taken = parts == Parts::Taken;
     fn_ = fn;
     ctx_ = ctx;
-    pending_.store(int(workers_.size()), std::memory_order_relaxed);
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        generation_.fetch_add(1, std::memory_order_release);
+    pending_.store(int(count) - 1, std::memory_order_relaxed);
+    next_.store(std::uint64_t(serial) << 32 | (taken ? 1u : count), std::memory_order_release);
+    run_.store(std::uint64_t(serial) << 1 | (taken ? 1u : 0u), std::memory_order_seq_cst);
+    // why: the mutex and the notify only when a worker sleeps (counted under the mutex before
+    // it rechecks run_; both sides seq_cst, so one of them sees the other). Taking the mutex at
+    // every product made the caller meet the worker's unlock of the last one, which under
+    // WebAssembly can sleep in Atomics.wait.
+    if (sleepers_.load(std::memory_order_seq_cst) > 0) {
+        { std::lock_guard<std::mutex> lock(mutex_); }
+        wake_.notify_all();
     }
-    wake_.notify_all();
     fn(ctx, 0);
-    const auto all_done = [this] { return pending_.load(std::memory_order_acquire) == 0; };
+    if (taken) take_parts(serial);
+    const auto all_done = [this] { return pending_.load(std::memory_order_seq_cst) == 0; };
     if (spin_until(all_done)) return;
     std::unique_lock<std::mutex> lock(mutex_);
+    caller_sleeps_.store(true, std::memory_order_seq_cst);
     done_.wait(lock, all_done);
+    caller_sleeps_.store(false, std::memory_order_relaxed);
+}
+
+void ThreadPool::take_parts(std::uint32_t serial) {
+    const std::uint32_t count = std::uint32_t(threads());
+    std::uint64_t next = next_.load(std::memory_order_acquire);
+    // why: a worker late for a run the caller finished may meet the next run's counter; the
+    // serial in its top half keeps it from taking a part that is not its run's
+    while (std::uint32_t(next >> 32) == serial && std::uint32_t(next) < count) {
+        if (!next_.compare_exchange_weak(next, next + 1, std::memory_order_acq_rel,
+                                         std::memory_order_acquire))
+            continue;
+        fn_(ctx_, int(std::uint32_t(next)));
+        part_done();
+        next = next_.load(std::memory_order_acquire);
+    }
+}
+
+void ThreadPool::part_done() {
+    // why: as in run_erased: the caller is woken only when it went to sleep
+    if (pending_.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
+        caller_sleeps_.load(std::memory_order_seq_cst)) {
+        { std::lock_guard<std::mutex> lock(mutex_); }
+        done_.notify_one();
+    }
 }
 
 void ThreadPool::work(int part) {
-    unsigned seen = 0;
+    std::uint64_t seen = 0;
     for (;;) {
-        const auto started = [&] { return generation_.load(std::memory_order_acquire) != seen; };
+        const auto started = [&] { return run_.load(std::memory_order_seq_cst) != seen; };
         if (!spin_until(started)) {
             std::unique_lock<std::mutex> lock(mutex_);
+            sleepers_.fetch_add(1, std::memory_order_seq_cst);
             wake_.wait(lock, started);
+            sleepers_.fetch_sub(1, std::memory_order_relaxed);
         }
-        seen = generation_.load(std::memory_order_acquire);
+        // why: one read gives the run and its kind together; a fixed run cannot end without
+        // this worker's part, so its loop stays valid while the part runs
+        seen = run_.load(std::memory_order_acquire);
         if (stop_.load(std::memory_order_acquire)) return;
-        fn_(ctx_, part);
-        if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-            std::lock_guard<std::mutex> lock(mutex_);
-            done_.notify_one();
+        if (seen & 1u) {
+            take_parts(std::uint32_t(seen >> 1));
+        } else {
+            fn_(ctx_, part);
+            part_done();
         }
     }
 }

@@ -1,7 +1,8 @@
 // A small pool of worker threads that shares out one loop at a time between itself and the
 // calling thread, started once per translate call and reused by every matrix product of it
 // (starting a thread costs far more than one decode step's products). Not a task queue: one
-// loop at a time, each thread one part of it, the caller included.
+// loop at a time, each thread one part of it, the caller included (for a product's columns,
+// whichever thread is free first takes the next part).
 #pragma once
 
 #include <algorithm>
@@ -37,18 +38,33 @@ class ThreadPool {
 
     int threads() const { return int(workers_.size()) + 1; }
 
-    /// Calls f(part) for every part in 0..threads()-1: part 0 on the calling thread, part i on
-    /// worker i; returns when every part is done. `f` must not throw. Only the thread that made
-    /// the pool calls run(), one run at a time.
+    /// Who runs which part of a run.
+    enum class Parts {
+        /// part i on worker i: for long parts (a batch's sentences), each thread keeps its own
+        Fixed,
+        /// part 0 on the calling thread, every other part on whichever thread takes it first,
+        /// the caller included once its own is done: for short parts (a product's columns), so
+        /// a worker that starts late (woken, or off its core) leaves its part to the caller
+        /// instead of keeping it waiting
+        Taken,
+    };
+
+    /// Calls f(part) for every part in 0..threads()-1, part 0 on the calling thread and the
+    /// others as `parts` says; returns when every part is done. `f` must not throw. Only the
+    /// thread that made the pool calls run(), one run at a time.
     template <class F>
-    void run(F&& f) {
+    void run(F&& f, Parts parts = Parts::Fixed) {
         using Fn = std::remove_reference_t<F>;
-        run_erased([](void* ctx, int part) { (*static_cast<Fn*>(ctx))(part); }, &f);
+        run_erased([](void* ctx, int part) { (*static_cast<Fn*>(ctx))(part); }, &f, parts);
     }
 
   private:
-    void run_erased(void (*fn)(void*, int), void* ctx);
+    void run_erased(void (*fn)(void*, int), void* ctx, Parts parts);
     void work(int part);
+    /// Runs parts of run `serial` taken from next_ until none is left (Parts::Taken).
+    void take_parts(std::uint32_t serial);
+    /// Counts one part done; wakes the caller if it sleeps and this was the last.
+    void part_done();
     /// Spins until done() or the spin time has passed (at once while spinning is off); -> done().
     template <class Done>
     bool spin_until(Done&& done);
@@ -59,10 +75,16 @@ class ThreadPool {
     std::vector<std::thread> workers_;
     std::mutex mutex_;
     std::condition_variable wake_, done_;
-    std::atomic<unsigned> generation_{0};  ///< bumped once per run (and to stop)
-    std::atomic<int> pending_{0};          ///< workers still on this run's part
+    std::uint32_t serial_ = 0;  ///< the runs so far (and the stop), the caller's count
+    /// serial_ << 1 | (this run's parts are taken): what the workers watch
+    std::atomic<std::uint64_t> run_{0};
+    /// serial_ << 32 | the next part to take: a part is taken only from its own run
+    std::atomic<std::uint64_t> next_{0};
+    std::atomic<int> pending_{0};  ///< parts 1.. of this run not done yet
     std::atomic<bool> stop_{false};
-    void (*fn_)(void*, int) = nullptr;  ///< this run's loop, type-erased (no allocation)
+    std::atomic<int> sleepers_{0};            ///< workers asleep on wake_ (or about to be)
+    std::atomic<bool> caller_sleeps_{false};  ///< the caller asleep on done_ (or about to be)
+    void (*fn_)(void*, int) = nullptr;        ///< this run's loop, type-erased (no allocation)
     void* ctx_ = nullptr;
     /// Steady-clock ticks before which nobody spins (a thread was seen off its core).
     std::atomic<std::int64_t> calm_until_{0};
@@ -94,7 +116,8 @@ inline constexpr double kParallelMinWork = 1 << 15;
 /// `align` and calls f(begin, end) on each non-empty block, in parallel, when `work`
 /// (multiply-adds in all) gives each extra thread at least kParallelMinWork; otherwise calls
 /// f(0, n) on this thread. Which element lands in which block never changes a result as long
-/// as f computes each element on its own.
+/// as f computes each element on its own. Inside f nothing is shared out again (a nested
+/// parallel_ranges runs on its thread alone).
 template <class F>
 void parallel_ranges(int n, int align, double work, F&& f) {
     ThreadPool* pool = current_pool();
@@ -105,13 +128,17 @@ void parallel_ranges(int n, int align, double work, F&& f) {
         f(0, n);
         return;
     }
-    pool->run([&](int part) {
-        if (part >= parts) return;
-        const int u0 = int(std::ptrdiff_t(units) * part / parts);
-        const int u1 = int(std::ptrdiff_t(units) * (part + 1) / parts);
-        const int begin = u0 * align, end = std::min(n, u1 * align);
-        if (begin < end) f(begin, end);
-    });
+    pool->run(
+        [&](int part) {
+            if (part >= parts) return;
+            // why: parts may run on the caller, whose pool is busy with this run
+            PoolScope no_nesting(nullptr);
+            const int u0 = int(std::ptrdiff_t(units) * part / parts);
+            const int u1 = int(std::ptrdiff_t(units) * (part + 1) / parts);
+            const int begin = u0 * align, end = std::min(n, u1 * align);
+            if (begin < end) f(begin, end);
+        },
+        ThreadPool::Parts::Taken);
 }
 
 }  // namespace heed

@@ -63,8 +63,7 @@ std::vector<Hypothesis> greedy_search(const Model& model,
                 keep_utf8(lp, cols, *opt.bytes, utf8_need(hyps[r].tokens, *opt.bytes),
                           limit(r) - t - 1);
             const bool forced = t < int(opt.forced_prefix.size());
-            const int col =
-                forced ? cols.column(opt.forced_prefix[t]) : int(std::max_element(lp, lp + V) - lp);
+            const int col = forced ? cols.column(opt.forced_prefix[t]) : kernels::argmax_f32(lp, V);
             const int best = cols.id(col);
             Hypothesis& h = hyps[r];
             h.tokens.push_back(best);

@@ -111,8 +111,8 @@ void unpack_row_i8(int N, int K, const std::int8_t* packed, int n, std::int8_t* 
     for (int k = 0; k < K; ++k) out[k] = packed_at(packed, Kp, n, k);
 }
 
-void quantise_rows_i16(int M, int K, const float* a, int lda, std::int16_t* q, int ldq,
-                       float* scales) noexcept {
+void quantise_rows_i16_ref(int M, int K, const float* a, int lda, std::int16_t* q, int ldq,
+                           float* scales) noexcept {
     const int Kp = padded_k_i8(K);
     for (int m = 0; m < M; ++m) {
         const float* row = a + std::size_t(m) * lda;
@@ -125,6 +125,42 @@ void quantise_rows_i16(int M, int K, const float* a, int lda, std::int16_t* q, i
             const float v = std::nearbyint(row[k] * inv);  // why: round half to even
             out[k] = std::int16_t(std::clamp(v, -32767.0f, 32767.0f));
         }
+        std::fill(out + K, out + Kp, std::int16_t(0));
+        scales[m] = scale;
+    }
+}
+
+void quantise_rows_i16(int M, int K, const float* a, int lda, std::int16_t* q, int ldq,
+                       float* scales) noexcept {
+    const int Kp = padded_k_i8(K);
+    const v128_t lo = wasm_f32x4_splat(-32767.0f), hi = wasm_f32x4_splat(32767.0f);
+    for (int m = 0; m < M; ++m) {
+        const float* row = a + std::size_t(m) * lda;
+        std::int16_t* out = q + std::size_t(m) * ldq;
+        // why: pmax(acc, v) = acc < v ? v : acc is std::max(acc, v); the maximum is exact in any
+        // order, so the lanes may be folded at the end
+        v128_t acc = wasm_f32x4_splat(0.0f);
+        int k = 0;
+        for (; k + 4 <= K; k += 4)
+            acc = wasm_f32x4_pmax(acc, wasm_f32x4_abs(wasm_v128_load(row + k)));
+        float amax =
+            std::max(std::max(wasm_f32x4_extract_lane(acc, 0), wasm_f32x4_extract_lane(acc, 1)),
+                     std::max(wasm_f32x4_extract_lane(acc, 2), wasm_f32x4_extract_lane(acc, 3)));
+        for (; k < K; ++k) amax = std::max(amax, std::fabs(row[k]));
+        const float scale = amax > 0.0f ? amax / 32767.0f : 1.0f;
+        const float inv = 1.0f / scale;
+        const v128_t vinv = wasm_f32x4_splat(inv);
+        // why: nearest is round half to even, as nearbyint; the clamp keeps the lanes in int16,
+        // so the saturating narrow never saturates
+        const auto round4 = [&](const float* x) {
+            const v128_t v = wasm_f32x4_nearest(wasm_f32x4_mul(wasm_v128_load(x), vinv));
+            return wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_pmin(hi, wasm_f32x4_pmax(lo, v)));
+        };
+        k = 0;
+        for (; k + 8 <= K; k += 8)
+            wasm_v128_store(out + k, wasm_i16x8_narrow_i32x4(round4(row + k), round4(row + k + 4)));
+        for (; k < K; ++k)
+            out[k] = std::int16_t(std::clamp(std::nearbyint(row[k] * inv), -32767.0f, 32767.0f));
         std::fill(out + K, out + Kp, std::int16_t(0));
         scales[m] = scale;
     }

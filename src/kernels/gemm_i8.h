@@ -38,9 +38,13 @@ void unpack_row_i8(int N, int K, const std::int8_t* packed, int n, std::int8_t* 
 
 /// Quantises rows of A ([M, K] f32, lda) to int16: scale = max|a| / 32767 (1 for a zero row),
 /// q = round-half-even(a / scale). Writes padded_k_i8(K) values per row (zeros past K) at
-/// row stride `ldq`, and one scale per row.
+/// row stride `ldq`, and one scale per row. SIMD128; the same bits as quantise_rows_i16_ref
+/// for finite inputs.
 void quantise_rows_i16(int M, int K, const float* a, int lda, std::int16_t* q, int ldq,
                        float* scales) noexcept;
+/// Scalar reference of quantise_rows_i16.
+void quantise_rows_i16_ref(int M, int K, const float* a, int lda, std::int16_t* q, int ldq,
+                           float* scales) noexcept;
 
 /// Scalar reference of gemm_i16i8_simd128, bit for bit: per chunk of kI8Chunk k the exact
 /// integer dot, added as float to the row's sum; then C = sum · (a_scale · w_scale) + bias.

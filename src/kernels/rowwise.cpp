@@ -94,6 +94,35 @@ void log_softmax_row_f32_ref(const float* x, int n, float* y) {
     for (int i = 0; i < n; ++i) y[i] = x[i] - lse;
 }
 
+int argmax_f32(const float* x, int n) noexcept {
+    int i = 0;
+    v128_t vmax = wasm_f32x4_splat(-std::numeric_limits<float>::infinity());
+    v128_t vnan = wasm_i32x4_splat(0);
+    for (; i + 4 <= n; i += 4) {
+        const v128_t v = wasm_v128_load(x + i);
+        vnan = wasm_v128_or(vnan, wasm_f32x4_ne(v, v));
+        vmax = wasm_f32x4_max(vmax, v);
+    }
+    bool nan = wasm_v128_any_true(vnan);
+    float m = hmax(vmax);
+    for (; i < n; ++i) {
+        nan |= x[i] != x[i];
+        m = std::max(m, x[i]);
+    }
+    // why: with a NaN, "first of the largest" follows max_element's comparisons, not a value
+    if (nan) return int(std::max_element(x, x + n) - x);
+    // why: -0 and +0 compare equal, so the first zero is found whichever the maximum holds,
+    // as max_element keeps the first of equal values
+    const v128_t vm = wasm_f32x4_splat(m);
+    for (i = 0; i + 4 <= n; i += 4) {
+        const int hits = wasm_i32x4_bitmask(wasm_f32x4_eq(wasm_v128_load(x + i), vm));
+        if (hits) return i + __builtin_ctz(unsigned(hits));
+    }
+    for (; i < n; ++i)
+        if (x[i] == m) return i;
+    return 0;  // why: unreachable: m is one of the values
+}
+
 void layer_norm_row_f32(const float* x, int d, const float* gamma, const float* beta, float eps,
                         float* y) noexcept {
     int i = 0;

@@ -1,5 +1,5 @@
-// Row kernels of the transformer block: log-softmax, layer normalisation, relu and gelu over
-// contiguous floats, each with its scalar reference. Raw pointers only: no allocation, no
+// Row kernels of the transformer block: log-softmax, argmax, layer normalisation, relu and gelu
+// over contiguous floats, each with its scalar reference. Raw pointers only: no allocation, no
 // xtensor, no masking or scaling policy (callers in ops/ own those).
 #pragma once
 
@@ -13,6 +13,10 @@ namespace heed::kernels {
 void log_softmax_row_f32(const float* x, int n, float* y) noexcept;
 /// Scalar reference for log_softmax_row_f32 (std::exp, double sum).
 void log_softmax_row_f32_ref(const float* x, int n, float* y);
+
+/// The index std::max_element(x, x + n) gives: the first of the largest of `n` >= 1 values.
+/// SIMD128 (one pass for the maximum, one to find it; a row with NaN takes the scalar path).
+int argmax_f32(const float* x, int n) noexcept;
 
 /// y = (x - mean) / sqrt(var + eps) * gamma + beta over `d` values (biased variance, two
 /// passes, as nn.LayerNorm). `gamma`/`beta` ([d]) may be null for 1 / 0. `y` may alias `x`.

@@ -13,7 +13,7 @@ const Interventions kNone;
 }  // namespace
 
 BlockAttention::BlockAttention(const ModelConfig& config, int rows, std::size_t scratch)
-    : c_(config), iv_(&kNone), rows_(rows), probs_(scratch) {
+    : c_(config), iv_(&kNone), rows_(rows), probs_(scratch * std::size_t(config.heads)) {
     set_interventions(nullptr);
 }
 
@@ -47,7 +47,7 @@ void BlockAttention::softmax(const AttendCall& a) {
     heads.scale = scale_;
     // why: decoder self-attention sees keys 0..t only, its own past, so it needs no mask
     if (a.block != AttentionBlock::DecoderSelf) mask_keys(a, heads.mask);
-    const std::size_t need = std::size_t(a.q.rows) * std::size_t(a.k.rows);
+    const std::size_t need = std::size_t(c_.heads) * a.q.rows * std::size_t(a.k.rows);
     if (probs_.size() < need) probs_.resize(need);  // why: only an encoder longer than before
     attend_heads(heads, c_.heads, probs_.data(), a.out, a.weights);
 }

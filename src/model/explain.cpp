@@ -128,7 +128,7 @@ HeadExplanation explain_head(const Model& model, const std::vector<int>& source,
     const auto square = [&] { return Mat::from_shape({std::size_t(Lq), std::size_t(Lk)}); };
     const auto blocked =
         mask_matrix(in.causal ? AttentionMask::causal() : AttentionMask::none(), Lq, Lk);
-    std::vector<float> probs(std::size_t(Lq) * Lk);                   // [Lq, Lk]
+    std::vector<float> probs(std::size_t(H) * Lq * Lk);               // [H, Lq, Lk]
     Mat concat = Mat::from_shape({std::size_t(Lq), std::size_t(D)});  // [Lq, D]
     attend_heads(all, H, probs.data(), out_columns(concat, 0, D));
 

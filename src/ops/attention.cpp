@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/thread_pool.h"
 #include "ops/matmul.h"
 
 namespace heed {
@@ -310,14 +311,21 @@ void attend_heads(const HeadAttention& all, int heads, float* probs, const RowsS
                   float* trace) noexcept {
     const int Dh = all.q.cols / heads, Dv = all.v.cols / heads;
     const std::size_t n = std::size_t(out.rows) * all.v.rows;  // Lq * Lk
-    HeadAttention head = all;
-    for (int h = 0; h < heads; ++h) {
-        head.q = columns(all.q, h * Dh, Dh);  // [Lq, Dh]
-        head.k = columns(all.k, h * Dh, Dh);  // [Lk, Dh]
-        head.v = columns(all.v, h * Dv, Dv);  // [Lk, Dv]
-        attend_head(head, probs, out_columns(out, h * Dv, Dv));
-        if (trace) std::copy(probs, probs + n, trace + h * n);
-    }
+    // why: each head reads and writes only its own columns and its own [Lq, Lk] of `probs`, so
+    // sharing heads out over the current pool changes no bit (an encoder's heads are its
+    // largest one-thread work; a decoder step's stay below the sharing threshold)
+    const double work = double(n) * (Dh + Dv) * heads;
+    parallel_ranges(heads, 1, work, [&](int h0, int h1) {
+        HeadAttention head = all;
+        for (int h = h0; h < h1; ++h) {
+            head.q = columns(all.q, h * Dh, Dh);  // [Lq, Dh]
+            head.k = columns(all.k, h * Dh, Dh);  // [Lk, Dh]
+            head.v = columns(all.v, h * Dv, Dv);  // [Lk, Dv]
+            float* p = probs + std::size_t(h) * n;
+            attend_head(head, p, out_columns(out, h * Dv, Dv));
+            if (trace) std::copy(p, p + n, trace + h * n);
+        }
+    });
 }
 
 // The lab's Attention(Q, K, V) with any score function: dot and general scores are a dot

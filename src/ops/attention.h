@@ -128,8 +128,9 @@ void attend_head(const HeadAttention& head, float* probs, const RowsSpan& out,
                  const HeadRecorder* record = nullptr) noexcept;
 
 /// Every head of one block (§3.2.2): `all` views the packed [L, H*Dh] projections, head h
-/// reads their columns h*Dh.. and writes its columns of `out` [Lq, H*Dv]. `trace`, when not
-/// null, receives each head's weights as [H, Lq, Lk]. Does not allocate.
+/// reads their columns h*Dh.. and writes its columns of `out` [Lq, H*Dv]. `probs` is scratch
+/// for [H, Lq, Lk] floats (the heads may run on the current pool's threads at once). `trace`,
+/// when not null, receives each head's weights as [H, Lq, Lk]. Does not allocate.
 void attend_heads(const HeadAttention& all, int heads, float* probs, const RowsSpan& out,
                   float* trace = nullptr) noexcept;
 
