@@ -2,9 +2,10 @@
 // loop shared by 2 threads, back to back and after a gap of one-thread work as between a decode
 // step's products), then one-row products of the model's shapes on 1 and on 2 threads. Built
 // natively (build/thread_pool_bench) and, with `scripts/build-wasm.sh --bench`, in the pthreads
-// WebAssembly build (node build-wasm-mt/thread_pool_bench.js), so the two hand-overs can be
-// compared; kParallelMinWork (src/core/thread_pool.h) is the break-even this shows. Wall clock,
-// medians; measurement only, no assertions; the load average is printed beside the figures.
+// WebAssembly build (node --no-experimental-fetch build-wasm-mt/thread_pool_bench.js), so the
+// two hand-overs can be compared; kParallelMinWork (src/core/thread_pool.h) is the break-even
+// this shows. Wall clock, medians; measurement only, no assertions; the load average is printed
+// beside the figures (WebAssembly has no /proc/loadavg: print it from the shell around the run).
 //
 //   build/thread_pool_bench [--rounds N]      (default 15)
 #include <algorithm>

@@ -80,5 +80,5 @@ for wasm in web/lib/heed.wasm web/lib/mt/heed-mt.wasm; do
 done
 if [ "$bench" = 1 ]; then
   echo "build-wasm: bench module $build/heed-bench.mjs ($(wc -c < "$build/heed-bench.wasm") bytes of wasm)"
-  echo "build-wasm: pool bench $build-mt/thread_pool_bench.js (node it)"
+  echo "build-wasm: pool bench: node --no-experimental-fetch $build-mt/thread_pool_bench.js"
 fi

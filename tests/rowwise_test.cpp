@@ -1,11 +1,13 @@
-// Row kernels (log-softmax, argmax, layer norm, relu, gelu) against their scalar references over
-// odd lengths, extreme values and aliasing. Correctness only.
+// Row kernels (log-softmax in one pass and in stages, argmax, next-above scan, layer norm, relu,
+// gelu) against their scalar references over odd lengths, extreme values and aliasing. Correctness
+// only.
 #include "kernels/rowwise.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -77,6 +79,42 @@ TEST(Argmax, GivesTheIndexMaxElementGives) {
             const int want = int(std::max_element(x.begin(), x.end()) - x.begin());
             EXPECT_EQ(argmax_f32(x.data(), n), want) << "n " << n << " trial " << trial;
         }
+    }
+}
+
+TEST(LogSoftmax, InStagesGivesTheOnePassBitsOnAnySplit) {
+    std::mt19937 rng(13);
+    for (int n : {1, 3, 4, 5, 8, 17, 1000, 16001}) {
+        std::vector<float> x = random_vec(std::size_t(n), -30.0f, 30.0f, rng);
+        if (n > 4) x[2] = -kInf;  // a banned piece
+        std::vector<float> want(n), got(n), e(n, -1.0f);
+        log_softmax_row_f32(x.data(), n, want.data());
+        const float m = max_f32(x.data(), n);
+        const int whole = n & ~3;
+        for (int split : {0, 4, whole / 2 & ~3, whole}) {  // two threads' parts, any boundary
+            exp_minus_f32(x.data(), split, m, e.data());
+            exp_minus_f32(x.data() + split, whole - split, m, e.data() + split);
+            subtract_f32(x.data(), n, log_sum_exp_f32(x.data(), n, m, e.data()), got.data());
+            EXPECT_EQ(std::memcmp(got.data(), want.data(), sizeof(float) * std::size_t(n)), 0)
+                << "n " << n << " split " << split;
+        }
+    }
+}
+
+TEST(NextAbove, FindsTheFirstValueAboveTheThresholdAsAScalarScanDoes) {
+    std::mt19937 rng(9);
+    std::uniform_int_distribution<int> small(-3, 3);
+    for (std::size_t n : {0u, 1u, 3u, 4u, 5u, 9u, 64u, 1001u}) {
+        std::vector<float> x(n);
+        for (float& v : x) v = float(small(rng));  // why: many ties with the threshold
+        if (n > 2) x[n / 2] = std::nanf("");
+        for (float threshold : {-4.0f, -1.0f, 0.0f, 2.0f, 3.0f, -kInf, std::nanf("")})
+            for (std::size_t begin = 0; begin <= n; begin += 1 + n / 7) {
+                std::size_t want = begin;
+                while (want < n && !(x[want] > threshold)) ++want;
+                EXPECT_EQ(next_above_f32(x.data(), begin, n, threshold), want)
+                    << "n " << n << " from " << begin << " above " << threshold;
+            }
     }
 }
 

@@ -16,13 +16,10 @@
 #include "core/thread_pool.h"
 #include "decoding/search.h"
 #include "decoding/utf8_guard.h"
+#include "kernels/rowwise.h"
 
 namespace heed {
 namespace {
-
-/// A log-softmax entry's cost in multiply-adds (an exponential, a sum, a subtraction), for
-/// parallel_ranges.
-constexpr double kSoftmaxWork = 8;
 
 float normalised(float logprob, std::size_t length, float penalty) {
     return penalty == 0.0f ? logprob : logprob / std::pow(float(length), penalty);
@@ -36,15 +33,19 @@ void best_n(const float* x, std::size_t size, std::size_t n, std::vector<std::si
     };
     out.clear();
     n = std::min(n, size);
-    for (std::size_t i = 0; i < size; ++i) {
-        if (out.size() < n) {
-            out.push_back(i);
-            std::push_heap(out.begin(), out.end(), better);
-        } else if (n > 0 && better(i, out.front())) {
-            std::pop_heap(out.begin(), out.end(), better);
-            out.back() = i;
-            std::push_heap(out.begin(), out.end(), better);
-        }
+    if (n == 0) return;
+    for (std::size_t i = 0; i < n; ++i) {
+        out.push_back(i);
+        std::push_heap(out.begin(), out.end(), better);
+    }
+    // why: a later index beats the heap's worst only by a greater value (it loses ties), so the
+    // scan skips, four values a compare, everything not above that value
+    for (std::size_t i = n;; ++i) {
+        i = kernels::next_above_f32(x, i, size, x[out.front()]);
+        if (i >= size) break;
+        std::pop_heap(out.begin(), out.end(), better);
+        out.back() = i;
+        std::push_heap(out.begin(), out.end(), better);
     }
     std::sort_heap(out.begin(), out.end(), better);
 }

@@ -3,14 +3,33 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <vector>
 
+#include "core/thread_pool.h"
 #include "decoding/search.h"
 #include "decoding/utf8_guard.h"
 #include "kernels/rowwise.h"
 
 namespace heed {
 
-void log_softmax(float* x, int n) { kernels::log_softmax_row_f32(x, n, x); }
+void log_softmax(float* x, int n) {
+    if (!current_pool()) {
+        kernels::log_softmax_row_f32(x, n, x);
+        return;
+    }
+    // why: greedy's one row is the vocabulary; its exponentials (the costly part, each on its
+    // own) are made on the call's threads, the rest on this one in the one-pass order, so the
+    // bits are those of log_softmax_row_f32 on any thread count
+    thread_local std::vector<float> scratch;
+    if (scratch.size() < std::size_t(n)) scratch.resize(std::size_t(n));
+    // why: a pointer, as the lambda runs on other threads, whose thread_local is their own
+    float* e = scratch.data();
+    const float m = kernels::max_f32(x, n);
+    parallel_ranges(n & ~3, 4, kSoftmaxWork * n, [&](int i0, int i1) {
+        kernels::exp_minus_f32(x + i0, i1 - i0, m, e + i0);
+    });
+    kernels::subtract_f32(x, n, kernels::log_sum_exp_f32(x, n, m, e), x);
+}
 
 void ban(float* logprobs, const OutputColumns& cols, const std::vector<int>* banned) {
     if (!banned) return;

@@ -112,7 +112,12 @@ std::vector<Hypothesis> greedy_search(const Model& model,
 Hypothesis beam_search(const Model& model, const Memory& memory, const SearchOptions& options,
                        const SearchObserver& observer = {});
 
-/// log-softmax of one row of logits in place; returns nothing. (Shared by both searches.)
+/// A log-softmax entry's cost in multiply-adds (an exponential, a sum, a subtraction), for
+/// parallel_ranges.
+inline constexpr double kSoftmaxWork = 8;
+
+/// log-softmax of one row of logits in place (its exponentials shared out over the current
+/// pool, the same bits on any thread count); returns nothing. (Shared by both searches.)
 void log_softmax(float* logits, int n);
 
 /// Sets the log-probability of each of `banned` (target ids; null = none) in one row over

@@ -62,27 +62,52 @@ inline v128_t gelu_f32x4(v128_t x) {
     return wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_splat(0.5f), x), one_plus_erf);
 }
 
+/// m + log(sum of the whole vectors' lanes + the tail's exp(x - m)): the one place the sum ends.
+float finish_log_sum(v128_t vsum, const float* x, int n, float m) {
+    float sum = wasm_f32x4_extract_lane(sum_lanes(vsum, vsum, vsum, vsum), 0);
+    for (int i = n & ~3; i < n; ++i) sum += std::exp(x[i] - m);
+    return m + std::log(sum);
+}
+
 }  // namespace
 
-void log_softmax_row_f32(const float* x, int n, float* y) noexcept {
+float max_f32(const float* x, int n) noexcept {
     int i = 0;
     v128_t vmax = wasm_f32x4_splat(-std::numeric_limits<float>::infinity());
     for (; i + 4 <= n; i += 4) vmax = wasm_f32x4_max(vmax, wasm_v128_load(x + i));
     float m = hmax(vmax);
     for (; i < n; ++i) m = std::max(m, x[i]);
+    return m;
+}
 
+void exp_minus_f32(const float* x, int n, float m, float* e) noexcept {
+    const v128_t vm = wasm_f32x4_splat(m);
+    for (int i = 0; i + 4 <= n; i += 4)
+        wasm_v128_store(e + i, exp_f32x4(wasm_f32x4_sub(wasm_v128_load(x + i), vm)));
+}
+
+float log_sum_exp_f32(const float* x, int n, float m, const float* e) noexcept {
+    v128_t vsum = wasm_f32x4_splat(0.0f);
+    for (int i = 0; i + 4 <= n; i += 4) vsum = wasm_f32x4_add(vsum, wasm_v128_load(e + i));
+    return finish_log_sum(vsum, x, n, m);
+}
+
+void subtract_f32(const float* x, int n, float s, float* y) noexcept {
+    const v128_t vs = wasm_f32x4_splat(s);
+    int i = 0;
+    for (; i + 4 <= n; i += 4) wasm_v128_store(y + i, wasm_f32x4_sub(wasm_v128_load(x + i), vs));
+    for (; i < n; ++i) y[i] = x[i] - s;
+}
+
+void log_softmax_row_f32(const float* x, int n, float* y) noexcept {
+    const float m = max_f32(x, n);
+    // why: the exponentials summed as they are made (no store): exp_minus_f32 then
+    // log_sum_exp_f32 give the same bits
     const v128_t vm = wasm_f32x4_splat(m);
     v128_t vsum = wasm_f32x4_splat(0.0f);
-    for (i = 0; i + 4 <= n; i += 4)
+    for (int i = 0; i + 4 <= n; i += 4)
         vsum = wasm_f32x4_add(vsum, exp_f32x4(wasm_f32x4_sub(wasm_v128_load(x + i), vm)));
-    float sum = wasm_f32x4_extract_lane(sum_lanes(vsum, vsum, vsum, vsum), 0);
-    for (; i < n; ++i) sum += std::exp(x[i] - m);
-
-    const float lse = m + std::log(sum);
-    const v128_t vlse = wasm_f32x4_splat(lse);
-    for (i = 0; i + 4 <= n; i += 4)
-        wasm_v128_store(y + i, wasm_f32x4_sub(wasm_v128_load(x + i), vlse));
-    for (; i < n; ++i) y[i] = x[i] - lse;
+    subtract_f32(x, n, finish_log_sum(vsum, x, n, m), y);
 }
 
 void log_softmax_row_f32_ref(const float* x, int n, float* y) {
@@ -121,6 +146,19 @@ int argmax_f32(const float* x, int n) noexcept {
     for (; i < n; ++i)
         if (x[i] == m) return i;
     return 0;  // why: unreachable: m is one of the values
+}
+
+std::size_t next_above_f32(const float* x, std::size_t begin, std::size_t end,
+                           float threshold) noexcept {
+    const v128_t t = wasm_f32x4_splat(threshold);
+    std::size_t i = begin;
+    for (; i + 4 <= end; i += 4) {
+        const int above = wasm_i32x4_bitmask(wasm_f32x4_gt(wasm_v128_load(x + i), t));
+        if (above) return i + std::size_t(__builtin_ctz(unsigned(above)));
+    }
+    for (; i < end; ++i)
+        if (x[i] > threshold) return i;
+    return end;
 }
 
 void layer_norm_row_f32(const float* x, int d, const float* gamma, const float* beta, float eps,
