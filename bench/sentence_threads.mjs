@@ -1,11 +1,11 @@
-#!/usr/bin/env node
 // Words/s of one 40-word sentence (bench/long_sentence.txt) on 1 and 2 threads, greedy and
 // beam 4, in the pthreads WebAssembly build under Node (loadTranslator({ threads: 2 }); each
-// call's `threads` picks 1 or 2): the threads share each matrix product of the sentence. The
-// native figures: build/sentence_threads. Measurement only, no assertions; the load average is
-// printed beside the figures (the machine may be shared).
+// call's `threads` picks 1 or 2) and, with --browser, in headless Chromium on a cross-origin
+// isolated page (bench/sentence_threads.html): the threads share each matrix product of the
+// sentence. The native figures: build/sentence_threads. Measurement only, no assertions; the
+// load average is printed beside the figures (the machine may be shared).
 //
-//   node bench/sentence_threads.mjs [--model PATH] [--to LANG] [--rounds N]
+//   node bench/sentence_threads.mjs [--model PATH] [--to LANG] [--rounds N] [--browser]
 //   (default models/multi.heed --to de, 15 rounds; each round times both thread counts)
 
 import { readFileSync } from 'node:fs';
@@ -14,6 +14,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { loadTranslator } from 'heed';
+
+import { inBenchPage } from './serve_repo.mjs';
+import { threadRounds } from './sentence_threads_rounds.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -24,6 +27,7 @@ const value = (name, fallback) => {
 const MODEL = path.resolve(value('--model', path.join(ROOT, 'models', 'multi.heed')));
 const TO = value('--to', 'de');
 const ROUNDS = Math.max(1, Number(value('--rounds', '15')));
+const BROWSER = args.includes('--browser');
 
 const SENTENCE = readFileSync(path.join(ROOT, 'bench', 'long_sentence.txt'), 'utf8').trim();
 const WORDS = SENTENCE.split(/\s+/).length;
@@ -31,36 +35,34 @@ const load = () =>
   loadavg()
     .map((x) => x.toFixed(2))
     .join(' ');
-const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
-const t = await loadTranslator({ model: MODEL, threads: 2 });
-try {
-  console.log(
-    `${MODEL}, one sentence of ${WORDS} words, to ${TO}, pthreads WebAssembly build; ` +
-      `load average ${load()} at the start`,
-  );
-  for (const beam of [1, 4]) {
-    const secs = { 1: [], 2: [] };
-    const ids = {};
-    for (let round = -1; round < ROUNDS; round++)
-      // round -1: warm-up
-      for (const threads of [1, 2]) {
-        const t0 = performance.now();
-        const [r] = await t.translate([SENTENCE], { to: TO, beam, threads, split: false });
-        const dt = (performance.now() - t0) / 1000;
-        ids[threads] = r.targetIds.join(' ');
-        if (round >= 0) secs[threads].push(dt);
-      }
-    const [m1, m2] = [median(secs[1]), median(secs[2])];
-    const [b1, b2] = [Math.min(...secs[1]), Math.min(...secs[2])];
-    console.log(
-      `${(beam === 1 ? 'greedy' : 'beam 4').padEnd(7)} 1 thread ${(WORDS / m1).toFixed(1).padStart(7)} ` +
-        `words/s, 2 threads ${(WORDS / m2).toFixed(1).padStart(7)} words/s: ${(m1 / m2).toFixed(2)}x ` +
-        `(median of ${ROUNDS}; best ${(b1 / b2).toFixed(2)}x), ` +
-        `${ids[1] === ids[2] ? 'same ids' : 'DIFFERENT ids'}`,
-    );
+const where = BROWSER ? 'headless Chromium' : 'Node';
+console.log(
+  `${MODEL}, one sentence of ${WORDS} words, to ${TO}, pthreads WebAssembly build in ${where}; ` +
+    `load average ${load()} at the start`,
+);
+const options = { to: TO, rounds: ROUNDS };
+const lines = BROWSER
+  ? await inBenchPage(
+      '/bench/sentence_threads.html',
+      { '/model.heed': MODEL },
+      (page) =>
+        page.evaluate((a) => window.runThreads(a), {
+          model: '/model.heed',
+          sentence: SENTENCE,
+          ...options,
+        }),
+      { isolated: true },
+    )
+  : await inNode();
+for (const line of lines) console.log(line);
+console.log(`load average ${load()} at the end (wall clock)`);
+
+async function inNode() {
+  const t = await loadTranslator({ model: MODEL, threads: 2 });
+  try {
+    return await threadRounds(t, SENTENCE, options);
+  } finally {
+    t.dispose();
   }
-  console.log(`load average ${load()} at the end (wall clock)`);
-} finally {
-  t.dispose();
 }

@@ -15,8 +15,11 @@ const MIME = {
   '.wasm': 'application/wasm',
 };
 
-/** Serves the repository's files (and `extra`: URL path -> file); resolves the listening server. */
-export function serveRepo(extra = {}) {
+/**
+ * Serves the repository's files (and `extra`: URL path -> file); resolves the listening server.
+ * `isolated`: with the two headers that make a page cross-origin isolated (the pthreads build).
+ */
+export function serveRepo(extra = {}, { isolated = false } = {}) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     const file =
@@ -26,6 +29,10 @@ export function serveRepo(extra = {}) {
       const body = await readFile(file);
       res.writeHead(200, {
         'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream',
+        ...(isolated && {
+          'Cross-Origin-Opener-Policy': 'same-origin',
+          'Cross-Origin-Embedder-Policy': 'require-corp',
+        }),
       });
       res.end(body);
     } catch {
@@ -38,10 +45,11 @@ export function serveRepo(extra = {}) {
 /**
  * Serves the repository (and `extra`), opens `page` (a path such as /bench/ort/page.html) in
  * headless Chromium, its console on stderr, and resolves `run(page)`; closes both after.
+ * `serving`: serveRepo's options.
  */
-export async function inBenchPage(page, extra, run) {
+export async function inBenchPage(page, extra, run, serving = {}) {
   const { launchChromium } = await import('../tests/browser/helpers.mjs');
-  const server = await serveRepo(extra);
+  const server = await serveRepo(extra, serving);
   const browser = await launchChromium();
   try {
     const p = await browser.newPage();
