@@ -25,9 +25,8 @@ void log_softmax(float* x, int n) {
     // why: a pointer, as the lambda runs on other threads, whose thread_local is their own
     float* e = scratch.data();
     const float m = kernels::max_f32(x, n);
-    parallel_ranges(n & ~3, 4, kSoftmaxWork * n, [&](int i0, int i1) {
-        kernels::exp_minus_f32(x + i0, i1 - i0, m, e + i0);
-    });
+    parallel_ranges(n & ~3, 4, kSoftmaxWork * n,
+                    [&](int i0, int i1) { kernels::exp_minus_f32(x + i0, i1 - i0, m, e + i0); });
     kernels::subtract_f32(x, n, kernels::log_sum_exp_f32(x, n, m, e), x);
 }
 
