@@ -15,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadHeedBench } from '../bench/heed_bench_module.mjs';
+import { threadRounds } from '../bench/sentence_threads_rounds.mjs';
 import { SENTENCES, WORDS } from '../bench/sentences.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -73,6 +74,26 @@ async function wasmTranslation() {
   single.dispose();
   threaded.dispose();
   return { rows, config };
+}
+
+/**
+ * One long sentence (bench/long_sentence.txt) on 1 and 2 threads in the pthreads build, the
+ * threads sharing each product (bench/sentence_threads.mjs has the full run and --browser).
+ */
+async function oneSentenceThreads() {
+  const { loadTranslator } = await import('heed');
+  const sentence = (await readFile(path.join(ROOT, 'bench', 'long_sentence.txt'), 'utf8')).trim();
+  const t = await loadTranslator({ model: MODEL, threads: 2 });
+  try {
+    const to = t.info.directions[0]?.split('-')[1] ?? '';
+    console.log(
+      `\none ${sentence.split(/\s+/).length}-word sentence, int8, 2 threads against 1 ` +
+        `(bench/sentence_threads_rounds.mjs, 7 rounds; load average ${loadAverage()}):`,
+    );
+    for (const line of await threadRounds(t, sentence, { to, rounds: 7 })) console.log(`  ${line}`);
+  } finally {
+    t.dispose();
+  }
 }
 
 /**
@@ -330,6 +351,7 @@ async function main() {
   }
   if (nat.error) console.log(`(native: ${nat.error})`);
   else console.log(`(native: ${nat.cli} bench, same model and sentences)`);
+  await oneSentenceThreads();
   others();
   const mb = (b) => (b / 1e6).toFixed(1);
   for (const compute of ['int8', 'f32']) {
