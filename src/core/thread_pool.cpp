@@ -115,9 +115,8 @@ void ThreadPool::run_erased(void (*fn)(void*, int), void* ctx, Parts parts) {
     next_.store(std::uint64_t(serial) << 32 | (taken ? 1u : count), std::memory_order_release);
     run_.store(std::uint64_t(serial) << 1 | (taken ? 1u : 0u), std::memory_order_seq_cst);
     // why: the mutex and the notify only when a worker sleeps (counted under the mutex before
-    // it rechecks run_; both sides seq_cst, so one of them sees the other). Taking the mutex at
-    // every product made the caller meet the worker's unlock of the last one, which under
-    // WebAssembly can sleep in Atomics.wait.
+    // it rechecks run_; both sides seq_cst, so one of them sees the other): a hand-over to a
+    // spinning worker is then two atomic stores, with no lock the worker may hold
     if (sleepers_.load(std::memory_order_seq_cst) > 0) {
         { std::lock_guard<std::mutex> lock(mutex_); }
         wake_.notify_all();
