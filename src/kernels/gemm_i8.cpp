@@ -143,9 +143,7 @@ void quantise_rows_i16(int M, int K, const float* a, int lda, std::int16_t* q, i
         int k = 0;
         for (; k + 4 <= K; k += 4)
             acc = wasm_f32x4_pmax(acc, wasm_f32x4_abs(wasm_v128_load(row + k)));
-        float amax =
-            std::max(std::max(wasm_f32x4_extract_lane(acc, 0), wasm_f32x4_extract_lane(acc, 1)),
-                     std::max(wasm_f32x4_extract_lane(acc, 2), wasm_f32x4_extract_lane(acc, 3)));
+        float amax = hmax(acc);
         for (; k < K; ++k) amax = std::max(amax, std::fabs(row[k]));
         const float scale = amax > 0.0f ? amax / 32767.0f : 1.0f;
         const float inv = 1.0f / scale;

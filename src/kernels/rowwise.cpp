@@ -11,11 +11,6 @@
 namespace heed::kernels {
 namespace {
 
-inline float hmax(v128_t v) {
-    return std::max(std::max(wasm_f32x4_extract_lane(v, 0), wasm_f32x4_extract_lane(v, 1)),
-                    std::max(wasm_f32x4_extract_lane(v, 2), wasm_f32x4_extract_lane(v, 3)));
-}
-
 /// e^x per lane: x = n·ln2 + r with |r| <= ln2/2, e^r by a degree-6 polynomial, 2^n built in
 /// the exponent bits. Inputs below ln(FLT_MIN) (and -inf) give exactly 0; above 88, e^88.
 inline v128_t exp_f32x4(v128_t x) {

@@ -1,9 +1,10 @@
 // The single SIMD header: wasm_simd128.h names everywhere. Under Emscripten it is the real
 // intrinsics header; natively SIMDe provides the same names (on SSE/AVX), so one kernel
 // source is tested under Google Test. Not a SIMD abstraction layer of its own: beside the
-// names it holds only the kernels' one horizontal sum.
+// names it holds only the kernels' horizontal sum and maximum.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -46,6 +47,12 @@ inline v128_t sum_lanes(v128_t x0, v128_t x1, v128_t x2, v128_t x3) {
     const v128_t s23 =
         add(wasm_i32x4_shuffle(x2, x3, 0, 2, 4, 6), wasm_i32x4_shuffle(x2, x3, 1, 3, 5, 7));
     return add(wasm_i32x4_shuffle(s01, s23, 0, 2, 4, 6), wasm_i32x4_shuffle(s01, s23, 1, 3, 5, 7));
+}
+
+/// The largest of an f32x4's lanes, as std::max folds them: (l0 max l1) max (l2 max l3).
+inline float hmax(v128_t v) {
+    return std::max(std::max(wasm_f32x4_extract_lane(v, 0), wasm_f32x4_extract_lane(v, 1)),
+                    std::max(wasm_f32x4_extract_lane(v, 2), wasm_f32x4_extract_lane(v, 3)));
 }
 
 }  // namespace heed::kernels
