@@ -9,8 +9,8 @@ import struct
 import sys
 import tempfile
 
-from models.corpus.sources import (copy_pairs, ding, games, gettext_catalogs, licences, rpgs,
-                                   templates, ui)
+from models.corpus.sources import (copy_pairs, ding, freedict, games, gettext_catalogs,
+                                   licences, rpgs, templates, ui)
 from models.corpus.sources.templates import Noun
 
 FAILED = []
@@ -216,8 +216,41 @@ def main():
               licences.licences_of(root, "space-data")[0], ["GPL-3+ (main)", "CC-BY-3.0"])
         check("licences: a free-form file's zlib wording and long CC name",
               licences.licences_of(root, "game-data")[0], ["GPL-3", "zlib", "CC-BY-3.0"])
+    french_nouns_from_two_dictionaries()
     print("corpus_sources_test: %d failed" % len(FAILED))
     return 1 if FAILED else 0
+
+
+def french_nouns_from_two_dictionaries():
+    """FreeDict's fra-eng and eng-fra as they are: "gare" is a stage first, "soude" a sofa."""
+    fra_eng = {"gare": ["stage", "station", "stop"], "soude": ["sofa", "settee"],
+               "sac": ["bag"], "lieu": ["motive", "place"], "pêcher": ["fish"],
+               "poisson": ["fish"]}
+    eng_fra = {"stage": ["tenue", "phase", "gare", "station"], "station": ["gare", "station"],
+               "sofa": ["canapé"], "motive": ["lieu"], "place": ["lieu", "endroit"],
+               "fish": ["pêcher", "poisson"]}
+    listed = freedict.listed_pairs(fra_eng, eng_fra)
+    check("listed: gare / station scores 2 (eng-fra's first), both list it",
+          listed["gare", "station"], (2, True))
+    check("listed: gare / stage scores 1 (fra-eng's first)", listed["gare", "stage"], (1, True))
+    check("listed: soude / sofa is fra-eng's alone", listed["soude", "sofa"], (1, False))
+    check("listed: sac / bag though eng-fra has no bag", listed["sac", "bag"], (1, False))
+    nouns = {Noun(en, en + "s", fr, fr + "s", "f"): listed[fr, en] for fr, en in listed}
+    text = ([("Put the fish in the bag.", "Mettez le poisson dans le sac.")] * 3
+            + [("Go fishing.", "Aller pêcher.")] * 2 + [("In place.", "En lieu.")] * 2
+            + [("A reason.", "Un motif.")] * 2)
+    seen = freedict.together(nouns, text)
+    check("together: fish / poisson in 3 pairs, Dice 2 * 3 / (3 + 3)",
+          seen["fish", "poisson"], (3, 1.0, 6))
+    check("together: plurals count (fishing is not fish)", seen["fish", "pêcher"], (0, 0.0, 5))
+    chosen = {(n.en, n.word) for n in freedict.choose(nouns, seen)}
+    check("choose: text vouches for sac / bag, poisson / fish, lieu / place",
+          {("bag", "sac"), ("fish", "poisson"), ("place", "lieu")} <= chosen, True)
+    check("choose: station takes gare before stage; no fish / pêcher, lieu / motive",
+          sorted(p for p in chosen if p[1] in ("gare", "pêcher") or p[0] == "motive"),
+          [("station", "gare")])
+    check("choose: a pair one dictionary alone lists needs the text (sofa: soude, canapé)",
+          sorted(p for p in chosen if p[0] == "sofa"), [])
 
 
 if __name__ == "__main__":

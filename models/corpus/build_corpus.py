@@ -145,7 +145,9 @@ def build(out, root, lists, lang):
     for name, module in SOURCES:
         rows = {"train": [], "dev": [], "test": []}
         dropped = collections.Counter()
-        found = module.pairs(root, lang, lists) if module is ddtp else module.pairs(root, lang)
+        found = (module.pairs(root, lang, lists) if module is ddtp
+                 else module.pairs(root, lang, originals) if hasattr(module, "READS_TEXT")
+                 else module.pairs(root, lang))
         for s, t in found:
             s, t = clean(s), clean(t)
             why = verdict(s, t)

@@ -2,12 +2,14 @@
 their first translation, and the example sentences the entries quote ("Where do these plates
 belong?"  - Wohin gehören diese Teller?), which are everyday language.
 
-Nouns (French only): the single-sense nouns of fra-eng and eng-fra, with gender and plural from
-the French hunspell dictionary (hunspell-fr-classical) and the English plural from the Ding
-dictionary (ding.py), put into the short sentences of templates.py ("Le chat est petit.").
+Nouns (French only): the nouns of fra-eng and eng-fra that the other sources' text or both
+dictionaries vouch for (french_nouns), with gender and plural from the French hunspell
+dictionary (hunspell-fr-classical) and the English plural from the Ding dictionary (ding.py),
+put into the short sentences of templates.py ("Le chat est petit.").
 
 dictd format: a .index of (headword, offset, length) in base64 and a gzip'd .dict.dz.
 """
+import collections
 import gzip
 import hashlib
 import os
@@ -123,45 +125,120 @@ def french_genders(root):
     return out
 
 
-def single_sense(entry):
-    """(headword, its first translation) when the entry has one sense, else None."""
-    lines = entry.split("\n")
-    if len(lines) < 2 or re.match(r"\s*1\.", lines[1]):
-        return None
-    head = NOTE.sub("", lines[0]).strip()
-    return head, first(NOTE.sub("", lines[1])).split(", ")[0].strip()
+def translations(entry):
+    """Every translation an entry lists, in its order (sense 1 first), notes and examples left
+    out: "stage /steidʒ/ 1. tenue 2. phase 3. gare, station" gives [tenue, phase, gare,
+    station]."""
+    out = []
+    for line in entry.split("\n")[1:]:
+        if EXAMPLE.match(line):
+            continue
+        text = re.sub(r"^\s*\d+\.\s*", "", NOTE.sub("", line))
+        for word in re.split(r",\s*|;\s*| / ", text):
+            if word.strip() and word.strip() not in out:
+                out.append(word.strip())
+    return out
 
 
-def french_nouns(root):
-    """Single-sense nouns of fra-eng and eng-fra: one English word, one French word. The gender
-    and plural come from hunspell (french_genders), the English plural from the Ding dictionary
-    (ding.english_plurals): a noun either lacks is dropped."""
+def index(root, name):
+    """{headword: its translations in order} of one dictionary (fra-eng, eng-fra...)."""
+    out = {}
+    for entry in entries(root, name):
+        head = NOTE.sub("", entry.split("\n")[0]).strip()
+        known = out.setdefault(head, [])
+        known.extend(t for t in translations(entry) if t not in known)
+    return out
+
+
+def listed_pairs(forward, backward):
+    """{(word, translation): (score, both)} for every pair either dictionary lists (forward:
+    word to translations, backward: translation to words): both when each lists the other;
+    score 2 when the word is the translation's first translation back, plus 1 when the
+    translation is the word's own first one. Neither FreeDict dictionary alone is to be trusted:
+    fra-eng gives "soude: sofa, settee" (eng-fra: sofa, canapé) and "gare: stage, station, stop"
+    (eng-fra: station, gare first; stage, tenue first)."""
+    pairs = {(w, t) for w, ts in forward.items() for t in ts}
+    pairs |= {(w, t) for t, ws in backward.items() for w in ws}
+    out = {}
+    for w, t in pairs:
+        ts, ws = forward.get(w, []), backward.get(t, [])
+        out[w, t] = (2 * (ws[:1] == [w]) + (ts[:1] == [t]), t in ts and w in ws)
+    return out
+
+
+LETTERS = re.compile(r"[a-zàâçéèêëîïôûùüÿœæ]+")
+MIN_TOGETHER = 2  # pairs of running text with both words (or their plurals) for the text to vouch
+MIN_DICE = 0.02  # 2 * together / (pairs with the English word + pairs with the French one)
+RARE = 100  # pairs with either word, under which the text has no say on a pair it does not vouch
+
+
+def together(candidates, text):
+    """{(English, French): (pairs of text holding both, Dice, pairs holding either)} for every
+    candidate noun, counted on the words and their plurals, lower case."""
+    forms_en, forms_fr = {}, {}
+    for n in candidates:
+        forms_en.update({n.en: n.en, n.en_plural: n.en})
+        forms_fr.update({n.word: n.word, n.plural: n.word})
+    count_en, count_fr, both = collections.Counter(), collections.Counter(), collections.Counter()
+    for en, fr in text:
+        es = {forms_en[w] for w in LETTERS.findall(en.lower()) if w in forms_en}
+        fs = {forms_fr[w] for w in LETTERS.findall(fr.lower()) if w in forms_fr}
+        count_en.update(es)
+        count_fr.update(fs)
+        both.update((e, f) for e in es for f in fs)
+    out = {}
+    for n in candidates:
+        either = count_en[n.en] + count_fr[n.word]
+        out[n.en, n.word] = (both[n.en, n.word], 2 * both[n.en, n.word] / max(1, either), either)
+    return out
+
+
+def french_nouns(root, text=()):
+    """Nouns from the two FreeDict dictionaries (listed_pairs), each English and French word used
+    once: first the pairs the running text vouches for (text: (English, French) pairs, the
+    earlier sources' train split; MIN_TOGETHER and MIN_DICE, the highest Dice first: "key" /
+    clé, "noise" / bruit, which eng-fra lacks, while "fish" / pêcher and "motive" / lieu are not
+    vouched for), then the pairs both dictionaries list whose words the text rarely holds (RARE),
+    the higher score first ("station" takes gare before "stage" can; "sofa" / soude, listed by
+    fra-eng alone, never enters). The gender and plural come from hunspell (french_genders), the
+    English plural from the Ding dictionary (ding.english_plurals): a noun either lacks is
+    dropped."""
     from . import ding
     from .templates import Noun, usable_fr
     plurals, genders = ding.english_plurals(root), french_genders(root)
-    seen, found = set(), []
-    for name, swap in (("fra-eng", False), ("eng-fra", True)):
-        for entry in entries(root, name):
-            pair = single_sense(entry)
-            if not pair:
-                continue
-            word, en = pair[::-1] if swap else pair
-            if not (EN_NOUN.match(en) and FR_WORD.match(word) and word in genders
-                    and en in plurals) or en in seen or word in seen:
-                continue
-            seen.update((en, word))
+    candidates = {}
+    for (word, en), (score, both) in listed_pairs(index(root, "fra-eng"),
+                                                  index(root, "eng-fra")).items():
+        if EN_NOUN.match(en) and FR_WORD.match(word) and word in genders and en in plurals:
             gender, plural = genders[word]
             noun = Noun(en, plurals[en], word, plural, gender)
             if usable_fr(noun):
-                found.append(noun)
+                candidates[noun] = (score, both)
+    return choose(candidates, together(candidates, text))
+
+
+def choose(candidates, seen):
+    """The nouns french_nouns keeps: candidates {Noun: (score, both)}, seen {(en, fr): (together,
+    Dice, either)} as together() counts them."""
+    vouched = [n for n in candidates
+               if seen[n.en, n.word][0] >= MIN_TOGETHER and seen[n.en, n.word][1] >= MIN_DICE]
+    vouched.sort(key=lambda n: (-seen[n.en, n.word][1], n.en, n.word))
+    rare = [n for n in candidates if candidates[n][1] and candidates[n][0] >= 1
+            and seen[n.en, n.word][2] < RARE and seen[n.en, n.word][0] < MIN_TOGETHER]
+    rare.sort(key=lambda n: (-candidates[n][0], n.en, n.word))
+    used, found = set(), []
+    for noun in vouched + rare:
+        if noun.en not in used and noun.word not in used:
+            used.update((noun.en, noun.word))
+            found.append(noun)
     return sorted(found, key=lambda n: n.en)
 
 
-def noun_pairs(root, lang):
+def noun_pairs(root, lang, text=()):
     """French nouns in the template sentences of templates.py, as ding.Nouns does for German."""
     from .templates import sentences
     if lang == "fr":
-        yield from sentences(french_nouns(root), "fr", per_noun=4, plural_share=2)
+        yield from sentences(french_nouns(root, text), "fr", per_noun=4, plural_share=2)
 
 
 class Nouns:
@@ -169,4 +246,5 @@ class Nouns:
     plurals, so trans-de-en is read too)."""
     PACKAGES = {"fr": ["dict-freedict-fra-eng", "dict-freedict-eng-fra", "trans-de-en",
                        "hunspell-fr-classical"]}
+    READS_TEXT = True  # build_corpus passes the earlier sources' train pairs (french_nouns)
     pairs = staticmethod(noun_pairs)
