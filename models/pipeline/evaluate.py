@@ -31,11 +31,12 @@ def read(path, limit=0):
     return lines[:limit] if limit else lines
 
 
-def run_engine(heed, model, sources, beam, to=None, shortlist=False):
+def run_engine(heed, model, sources, beam, to=None, shortlist=False, copy_guard=True):
     t0 = time.time()
     # why: --no-split: one line is one sentence, as PyTorch and the references see it
     cmd = [heed, "translate", "-m", model, "--no-split", "--beam", str(beam), "--ids"] + (
-        ["--to", to] if to else []) + (["--shortlist"] if shortlist else [])
+        ["--to", to] if to else []) + (["--shortlist"] if shortlist else []) + (
+        [] if copy_guard else ["--no-copy-guard"])
     out = subprocess.run(cmd, input="\n".join(sources) + "\n", capture_output=True, text=True)
     secs = time.time() - t0
     if out.returncode != 0:
@@ -133,9 +134,12 @@ def evaluate(args, pair, source, to):
         n = min(args.pytorch, len(sources))
         chosen = [i * len(sources) // n for i in range(n)]
         torch_out = pytorch_greedy(args.model, [sources[i] for i in chosen], to)
+        # why: PyTorch's greedy search has no copy guard; the engine's ids without it are the
+        # ones that must match
+        _, unguarded, _ = run_engine(args.heed, args.model, [sources[i] for i in chosen], 1, to,
+                                     args.shortlist, copy_guard=False)
         same = ties = 0
-        for (tids, margins), i in zip(torch_out, chosen):
-            cids = outputs[1][1][i]
+        for (tids, margins), cids in zip(torch_out, unguarded):
             if tids == cids:
                 same += 1
                 continue

@@ -527,6 +527,7 @@ EMSCRIPTEN_BINDINGS(heed) {
         .field("interventions", &heed::TranslateOptions::interventions)
         .field("split", &heed::TranslateOptions::split)
         .field("shortlist", &heed::TranslateOptions::shortlist)
+        .field("copyGuard", &heed::TranslateOptions::copy_guard)
         .field("threads", &heed::TranslateOptions::threads)
         .field("forcedPrefix", &forced_to_js, &forced_from_js);
     emscripten::value_object<heed::Interventions>("Interventions")

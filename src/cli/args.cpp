@@ -208,6 +208,7 @@ TranslateOptions translate_options(const json& o) {
     t.split = o.value("split", t.split);
     t.forced_prefix = o.value("forcedPrefix", t.forced_prefix);
     t.shortlist = o.value("shortlist", t.shortlist);
+    t.copy_guard = o.value("copyGuard", t.copy_guard);
     t.threads = o.value("threads", t.threads);
     const json iv = o.value("interventions", json::object());
     Interventions& v = t.interventions;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace heed {
@@ -57,6 +58,15 @@ inline std::size_t find_invalid_utf8(std::string_view s) {
         i += c.length;
     }
     return std::string_view::npos;
+}
+
+/// Appends the UTF-8 bytes of code point `cp` (at most U+10FFFF, not a surrogate) to `out`.
+inline void append_utf8(std::string& out, char32_t cp) {
+    if (cp < 0x80) return void(out += char(cp));
+    const int n = cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    out += char(static_cast<unsigned char>((0xF00 >> n) | (cp >> (6 * (n - 1)))));  // C0/E0/F0
+    for (int k = n - 2; k >= 0; --k)
+        out += char(static_cast<unsigned char>(0x80 | ((cp >> (6 * k)) & 0x3F)));
 }
 
 }  // namespace heed

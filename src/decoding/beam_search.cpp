@@ -14,6 +14,7 @@
 #include <numeric>
 
 #include "core/thread_pool.h"
+#include "decoding/copy_guard.h"
 #include "decoding/search.h"
 #include "decoding/utf8_guard.h"
 #include "kernels/rowwise.h"
@@ -144,6 +145,12 @@ class Beam {
                     tail_.insert(tail_.begin(), nodes_[n].token);
                 keep_utf8(lp, cols_, *opt_.bytes, utf8_need(tail_, *opt_.bytes),
                           opt_.max_length - t - 1);
+            }
+            if (opt_.texts && !opt_.copy.empty()) {
+                tail_.clear();
+                for (int n = live_[r]; n >= 0; n = nodes_[n].parent)
+                    tail_.insert(tail_.begin(), nodes_[n].token);
+                keep_copy(lp, cols_, *opt_.texts, opt_.copy[0], tail_);
             }
             for (int v = 0; v < V_; ++v) lp[v] += live_score_[r];
         }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/thread_pool.h"
+#include "decoding/copy_guard.h"
 #include "decoding/search.h"
 #include "decoding/utf8_guard.h"
 #include "kernels/rowwise.h"
@@ -80,6 +81,8 @@ std::vector<Hypothesis> greedy_search(const Model& model,
             if (opt.bytes)
                 keep_utf8(lp, cols, *opt.bytes, utf8_need(hyps[r].tokens, *opt.bytes),
                           limit(r) - t - 1);
+            if (opt.texts && std::size_t(r) < opt.copy.size())
+                keep_copy(lp, cols, *opt.texts, opt.copy[std::size_t(r)], hyps[r].tokens);
             const bool forced = t < int(opt.forced_prefix.size());
             const int col = forced ? cols.column(opt.forced_prefix[t]) : kernels::argmax_f32(lp, V);
             const int best = cols.id(col);

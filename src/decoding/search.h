@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "decoding/trace.h"
@@ -13,6 +14,31 @@
 namespace heed {
 
 struct BytePieces;  // decoding/utf8_guard.h
+
+/// The bytes each target id writes, for the copy guard (decoding/copy_guard.h): "▁" as a
+/// space, a byte piece (<0xNN>) its one byte, control and unknown pieces nothing; and the ids
+/// whose text holds a character to copy (must_copy), with those characters.
+struct PieceTexts {
+    std::vector<std::string> text;             ///< per target id
+    std::vector<int> copied_ids;               ///< ascending
+    std::vector<std::u32string> copied_chars;  ///< per copied_ids entry
+};
+
+/// One span to copy whole (decoding/copy_guard.h): its bytes, and how many of its first bytes
+/// a hypothesis must have written before the guard holds it to the rest (a whole first
+/// character; for a URL, the scheme and one character after "://", so that "https://" alone
+/// commits to no URL).
+struct CopySpan {
+    std::string text;
+    std::size_t trigger = 1;
+};
+
+/// What the copy guard holds one sentence to: the spans it must copy whole once begun, and the
+/// characters to copy (must_copy) its source has, ascending: no other may be written.
+struct CopyRules {
+    std::vector<CopySpan> spans;
+    std::u32string chars;
+};
 
 /// Search settings (the translator fills them from TranslateOptions).
 struct SearchOptions {
@@ -48,6 +74,13 @@ struct SearchOptions {
     /// The byte-fallback pieces: with them, no hypothesis writes bytes that are not valid
     /// UTF-8 (decoding/utf8_guard.h). Null = no constraint. Must outlive the search.
     const BytePieces* bytes = nullptr;
+    /// What each target id writes, for the copy guard (decoding/copy_guard.h): with it, a
+    /// hypothesis writes no character to copy that its source lacks, and one that has begun a
+    /// span of `copy` writes the rest of it. Null = no guard. Must outlive the search.
+    const PieceTexts* texts = nullptr;
+    /// The guard's rules, one per sentence (greedy: per memory; beam search: the first); a
+    /// sentence without is not guarded.
+    std::vector<CopyRules> copy;
 };
 
 /// The columns of the logits a search scores: the whole vocabulary, or an output layer's ids.

@@ -24,13 +24,6 @@ struct Entry {
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
-void append_utf8(std::string& out, char32_t cp) {
-    if (cp < 0x80) return void(out += char(cp));
-    const int n = cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-    out += char(std::uint8_t((0xF00 >> n) | (cp >> (6 * (n - 1)))));  // 0xC0, 0xE0 or 0xF0 lead
-    for (int k = n - 2; k >= 0; --k) out += char(std::uint8_t(0x80 | ((cp >> (6 * k)) & 0x3F)));
-}
-
 /// A plain decimal int: optional '-', digits, no leading zeros, within int's range.
 bool parse_int(const std::string& s, int& out) {
     const std::size_t start = !s.empty() && s[0] == '-' ? 1 : 0;

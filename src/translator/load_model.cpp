@@ -76,6 +76,33 @@ Vocabulary read_vocabulary(const ModelFile& file, const std::string& model, cons
     return v;
 }
 
+/// What each id of `target` writes (PieceTexts): "▁" as a space, byte pieces their byte,
+/// control and unknown pieces nothing.
+PieceTexts piece_texts(const Vocabulary& target) {
+    static const std::string kSpace = "\xE2\x96\x81";  // U+2581, SentencePiece's word boundary
+    PieceTexts t;
+    t.text.resize(std::size_t(target.vocab_size()));
+    for (int id = 0; id < target.vocab_size(); ++id) {
+        std::string& out = t.text[std::size_t(id)];
+        if (target.is_control(id) || id == target.unk_id()) continue;
+        const int b = target.byte_value(id);
+        if (b >= 0) {
+            out.assign(1, char(b));
+            continue;
+        }
+        const std::string& piece = target.piece(id);
+        for (std::size_t i = 0; i < piece.size();) {
+            if (piece.compare(i, kSpace.size(), kSpace) == 0) {
+                out += ' ';
+                i += kSpace.size();
+            } else {
+                out += piece[i++];
+            }
+        }
+    }
+    return t;
+}
+
 }  // namespace
 
 std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t size,
@@ -135,10 +162,15 @@ std::unique_ptr<LoadedModel> load_model(const std::uint8_t* bytes, std::size_t s
         byte_pieces.byte_of[std::size_t(id)] = std::int16_t(b);
         byte_pieces.ids.push_back(id);
     }
+    PieceTexts texts;
+    if (!marian) {
+        texts = piece_texts(target);
+        index_copied(texts);
+    }
     return std::unique_ptr<LoadedModel>(
         new LoadedModel{Model(config, std::move(weights)), std::move(tokenizer),
                         file.metadata_json(), std::move(directions), std::move(never_emitted),
-                        std::move(byte_pieces), std::move(separate)});
+                        std::move(byte_pieces), std::move(texts), std::move(separate)});
 }
 
 std::unique_ptr<LoadedModel> load_model_file(const std::string& path, const LoadOptions& options) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "decoding/copy_guard.h"
 #include "decoding/utf8_guard.h"
 #include "model/model.h"
 #include "tokenizer/vocabulary.h"
@@ -28,6 +29,9 @@ struct LoadedModel {
     /// The tokenizer's byte-fallback pieces (none without byte fallback, or under
     /// SearchRules::Marian), so output stays valid UTF-8.
     BytePieces bytes;
+    /// What each target id writes, for the copy guard (empty under SearchRules::Marian: Marian
+    /// has no such guard).
+    PieceTexts texts;
     /// The target's when it has a SentencePiece model or an id map of its own
     /// ("tokenizer.target.model", "tokenizer.target.vocabulary"), or one of each.
     std::unique_ptr<Vocabulary> separate_target;

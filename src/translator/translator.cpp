@@ -13,6 +13,7 @@
 #include "model/explain.h"
 #include "model/model.h"
 #include "tokenizer/vocabulary.h"
+#include "translator/copy_spans.h"
 #include "translator/loaded_model.h"
 #include "translator/results.h"
 
@@ -168,11 +169,18 @@ SearchOptions search_options(const TranslateOptions& o, const LoadedModel& m, in
     s.forced_prefix = o.forced_prefix;
     s.banned = &m.never_emitted;
     s.bytes = m.bytes.ids.empty() ? nullptr : &m.bytes;
+    s.texts = m.texts.text.empty() || !o.copy_guard ? nullptr : &m.texts;
     s.length_penalty = o.length_penalty;
     s.rules = c.search_rules;
     s.return_attention = o.return_attention;
     s.top_k = o.top_k;
     return s;
+}
+
+/// The copy guard's rules for a sentence (source ids), as its text decodes.
+CopyRules rules_of(const LoadedModel& m, const std::vector<int>& ids) {
+    if (m.texts.text.empty()) return {};  // why: no guard (a Marian model)
+    return copy_rules(m.tokenizer.decode(ids));
 }
 
 /// The output layer of options.shortlist for these sentences (their sources' pieces together),
@@ -256,9 +264,11 @@ std::vector<Translation> Translator::translate_group(std::vector<std::vector<int
             longest = std::max(longest, int(p.ids.size()));
         }
         SearchOptions so = search_options(options, *loaded_, longest);
-        for (const Prepared& p : prepared)
+        for (const Prepared& p : prepared) {
             so.row_max_length.push_back(
                 search_options(options, *loaded_, int(p.ids.size())).max_length);
+            so.copy.push_back(rules_of(*loaded_, p.ids));
+        }
         std::vector<const std::vector<int>*> sources;
         for (const Prepared& p : prepared) sources.push_back(&p.ids);
         const std::unique_ptr<OutputLayer> output = shortlist_layer(*loaded_, options, sources);
@@ -271,6 +281,7 @@ std::vector<Translation> Translator::translate_group(std::vector<std::vector<int
     } else {
         for (const Prepared& p : prepared) {
             SearchOptions so = search_options(options, *loaded_, int(p.ids.size()));
+            so.copy.push_back(rules_of(*loaded_, p.ids));
             const std::unique_ptr<OutputLayer> output =
                 shortlist_layer(*loaded_, options, {&p.ids});
             so.output = output.get();
@@ -329,6 +340,7 @@ Translation Translator::translate_one(const std::string& text, const TranslateOp
     p.memory = loaded_->model.encode(p.ids, options.return_attention ? &p.trace : nullptr,
                                      &options.interventions);
     SearchOptions so = search_options(options, *loaded_, int(p.ids.size()));
+    so.copy.push_back(rules_of(*loaded_, p.ids));
     const std::unique_ptr<OutputLayer> output = shortlist_layer(*loaded_, options, {&p.ids});
     so.output = output.get();
     SearchObserver observer;

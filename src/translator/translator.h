@@ -63,6 +63,12 @@ struct TranslateOptions {
     /// probabilities are then normalised over those). The model must have one for the target
     /// language. Attention is computed as without it.
     bool shortlist = false;
+    /// The copy guard (JavaScript: copyGuard; CLI: --no-copy-guard turns it off): the output
+    /// writes no letter of another script, emoji or symbol that the source lacks, and copies a
+    /// run of them or a URL whole once it has begun it (decoding/copy_guard.h). Off: the
+    /// model's own choices, as PyTorch's greedy search makes them. No guard for a model read
+    /// through src/marian/ (Marian has none).
+    bool copy_guard = true;
     /// Threads a call is decoded on: with at least as many sentences as threads each thread
     /// takes a share of the sentences; with fewer (one long sentence, a beam) every thread
     /// works inside each large matrix product (output columns shared out). Either way the

@@ -85,6 +85,11 @@ export interface TranslateOptions {
    *  that have one; BAD_INPUT otherwise). Probabilities are normalised over those pieces;
    *  attention is computed as without it. */
   shortlist?: boolean;
+  /** the copy guard (default true): the output writes no letter of another script, emoji or
+   *  symbol that the source lacks, and copies a run of them or a URL whole once it has begun
+   *  it ("λόγος", "слово", "😀👍", "https://…" come through as typed). false: the model's own
+   *  choices. No effect on a Marian model. */
+  copyGuard?: boolean;
   /** threads for this call's batch, 1..the translator's info.threads (default: all of them) */
   threads?: number;
   /** "what if": target ids the decoder must take first, whatever their probability (say a

@@ -53,6 +53,8 @@ export function engineOptions(options, { defaults, limits, blocks, vocab }) {
   checkInt(o.threads, 'threads', 1, defaults.threads);
   if (typeof o.shortlist !== 'boolean')
     throw badInput(`options.shortlist must be a boolean, got ${describe(o.shortlist)}`);
+  if (typeof o.copyGuard !== 'boolean')
+    throw badInput(`options.copyGuard must be a boolean, got ${describe(o.copyGuard)}`);
   if (typeof o.split !== 'boolean')
     throw badInput(`options.split must be a boolean, got ${describe(o.split)}`);
   // why: a language code is short; a megabyte of text is not one, and is not copied into WASM
