@@ -60,19 +60,27 @@ def write_rcc(path, files, compressed=()):
 CAPTIONS = {
     "en": {"dog.ogg": "dog", "cat.ogg": "cat", "glove.ogg": "glove", "squat.ogg": "to squat",
            "lady.ogg": "cleaning lady", "bat.ogg": "bat", "dirt.ogg": "dirt",
-           "boy.ogg": "boy"},
+           "boy.ogg": "boy", "egg.ogg": "egg", "bank.ogg": "bank", "bench.ogg": "bench",
+           "squirrel.ogg": "squirrel"},
     "de": {"dog.ogg": "der Hund", "cat.ogg": "die Katze", "glove.ogg": "die Handschuhe",
            "squat.ogg": "die Hocke", "lady.ogg": "die Putzfrau", "bat.ogg": "die Fledermaus",
-           "dirt.ogg": "der Schmutz", "boy.ogg": "der Junge"},
+           "dirt.ogg": "der Schmutz", "boy.ogg": "der Junge", "egg.ogg": "das Ei",
+           "bank.ogg": "die Bank", "bench.ogg": "die Bank", "squirrel.ogg": "das Eichhörnchen"},
     "fr": {"dog.ogg": "un chien", "cat.ogg": "une chatte", "glove.ogg": "un gant",
            "squat.ogg": "s'accroupir", "lady.ogg": "une femme de ménage",
-           "bat.ogg": "une chauve-souris", "dirt.ogg": "la saleté", "boy.ogg": "un garçon"},
+           "bat.ogg": "une chauve-souris", "dirt.ogg": "la saleté", "boy.ogg": "un garçon",
+           "egg.ogg": "un œuf", "bank.ogg": "une banque", "bench.ogg": "un banc",
+           "squirrel.ogg": "un écureuil"},
 }
 DING = """# a few lines in the format of trans-de-en
 Hund {m} | Hunde {pl} :: dog | dogs
 Katze {f} | Katzen {pl} :: cat | cats
 Handschuh {m} | Handschuhe {pl} :: glove | gloves
 Junge {m} | Jungen {pl} :: boy | boys
+Ei {n} [biol.] [cook.] | Eier {pl} | faules Ei :: egg | eggs | rotten egg
+Bank {f} [fin.] | Banken {pl} :: bank | banks
+Bank {f}; Sitzbank {f} | Bänke {pl}; Sitzbänke {pl} :: bench | benches
+Eigentliches Eichhörnchen {n} :: red squirrel
 """
 
 
@@ -104,24 +112,35 @@ class GComprisWords(unittest.TestCase):
 
     def test_german_nouns_need_ding_with_the_same_gender(self):
         # glove: the caption is a plural; squat: a verb; cleaning lady, bat, dirt: not in Ding;
-        # boy: a weak masculine (den Jungen)
+        # boy: a weak masculine (den Jungen); egg: Ding's subject notes do not matter; bank and
+        # bench: the plural of the entry with that English word; squirrel: a neuter Ding has no
+        # plural for, so none (English plurals come from Ding's everyday nouns alone)
         got = gcompris_words.nouns(self.root, "de")
         self.assertEqual([(n.en, n.en_plural, n.word, n.plural, n.gender) for n in got],
-                         [("cat", "cats", "Katze", "Katzen", "f"),
-                          ("dog", "dogs", "Hund", "Hunde", "m")])
+                         [("bank", None, "Bank", "Banken", "f"),
+                          ("bench", "benches", "Bank", "Bänke", "f"),
+                          ("cat", "cats", "Katze", "Katzen", "f"),
+                          ("dog", "dogs", "Hund", "Hunde", "m"),
+                          ("egg", None, "Ei", "Eier", "n"),
+                          ("squirrel", None, "Eichhörnchen", None, "n")])
 
     def test_french_nouns_need_un_or_une_and_a_sure_plural(self):
         # bat: hyphenated; dirt: "la" (not countable); squat: a verb
         got = gcompris_words.nouns(self.root, "fr")
         self.assertEqual([(n.en, n.word, n.plural, n.gender) for n in got],
-                         [("boy", "garçon", "garçons", "m"), ("cat", "chatte", "chattes", "f"),
+                         [("bank", "banque", "banques", "f"), ("bench", "banc", "bancs", "m"),
+                          ("boy", "garçon", "garçons", "m"), ("cat", "chatte", "chattes", "f"),
                           ("cleaning lady", "femme de ménage", "femmes de ménage", "f"),
-                          ("dog", "chien", "chiens", "m"), ("glove", "gant", "gants", "m")])
+                          ("dog", "chien", "chiens", "m"), ("egg", "œuf", "œufs", "m"),
+                          ("glove", "gant", "gants", "m"),
+                          ("squirrel", "écureuil", "écureuils", "m")])
 
     def test_sentences_agree(self):
         de = list(gcompris_words.pairs(self.root, "de"))
         fr = list(gcompris_words.pairs(self.root, "fr"))
-        self.assertTrue(8 <= len(de) <= 10 and 20 <= len(fr) <= 25, (len(de), len(fr)))
+        # four singular sentences a noun (6 German, 9 French), a plural one for some of those
+        # with both plurals
+        self.assertTrue(24 <= len(de) <= 27 and 36 <= len(fr) <= 41, (len(de), len(fr)))
         self.assertEqual(len(set(de)), len(de))
         for en, t in de + fr:
             self.assertTrue(en[0].isupper() and t[0].isupper(), (en, t))
@@ -129,6 +148,8 @@ class GComprisWords(unittest.TestCase):
             self.assertNotRegex(t, r"\b(den|das|ein|einen|kein|keinen) (\w+ )?Katze\b")
             self.assertNotRegex(t, r"\b(die|das|eine|keine) (\w+ )?Hund\b")
         self.assertIn(("I see the dog.", "Ich sehe den Hund."), de)
+        self.assertFalse([t for e, t in de if "bench" in e and "Banken" in t])
+        self.assertFalse([e for e, t in de if "squirrels" in e])
         self.assertTrue(all("femme" in t and "ménage" in t for e, t in fr if "cleaning lady" in e))
 
     def test_without_the_package_nothing(self):

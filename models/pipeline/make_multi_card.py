@@ -20,6 +20,21 @@ from models.heed_file import HeedFile
 from models.pipeline.evaluate import run_engine
 from models.pipeline.make_card import count_lines, training_facts, wall_seconds
 
+# How the dictionaries' nouns became sentences (models/corpus/sources/templates.py, ding.py,
+# freedict.py, gcompris_words.py)
+TEMPLATES = (
+    "**Dictionary words in sentences.** A noun alone teaches little, so each dictionary noun is "
+    "put into a few short sentences written by hand for English, German and French at once "
+    "(\"The squirrel is small.\" / \"Das Eichhörnchen ist klein.\" / \"L'écureuil est petit.\"), "
+    "its article, case, gender and number made to agree (`models/corpus/sources/templates.py`). "
+    "The pairs are ones two sources agree on: Ding's nouns are each the other's most frequent "
+    "translation; FreeDict's French nouns are pairs the running text of the other sources holds "
+    "together often enough (Dice ≥ 0.02, twice at least), or, for words that text rarely holds, "
+    "pairs both FreeDict dictionaries list, the one each calls first preferred "
+    "(`freedict.french_nouns`: fra-eng alone had given \"gare\" as stage and \"soude\" as "
+    "sofa); GCompris' picture names are the same picture's name in each language. Genders and "
+    "plurals come from the dictionaries and hunspell-fr.\n")
+
 SOURCES = {
     "ddtp": "Debian package descriptions (DDTP)",
     "libreoffice_help": "LibreOffice help",
@@ -253,6 +268,7 @@ def main():
             counts.append(" / ".join("–" if n is None else format(n, ",") for n in parts))
         out.append("| %s | %s | %s |" % (what, counts[0], counts[1]))
     out.append("")
+    out.append(TEMPLATES)
     out += licences.card_section([(s, w) for s, w in SOURCES.items() if s not in HELD_OUT])
     out += ["## Architecture\n", "| | |", "|---|---|"]
     for k in ("d_model", "heads", "ffn_dim", "encoder_layers", "decoder_layers", "vocab_size",

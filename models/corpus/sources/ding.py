@@ -127,6 +127,42 @@ def nouns(root):
     return found[:MAX_NOUNS]
 
 
+GERMAN_HEAD = re.compile(r"^([A-ZÄÖÜ][a-zäöüß]{1,24}) \{([mfn])\}$")
+GERMAN_PLURAL = re.compile(r"^([A-ZÄÖÜ][a-zäöüß]{1,26}) \{pl\}$")
+
+
+def german_plurals(root):
+    """{(German noun, gender): [(plural, the entry's English words)]} from every headword unit
+    whose next unit gives the plurals in the same order ("Ei {n} [biol.] | Eier {pl}",
+    "Zimmer {n} /Zi./ | Zimmer {pl}", "Telefonapparat {m}; Telefon {n} | Telefonapparate {pl};
+    Telefone {pl}"), whatever the subject notes and abbreviations: for a noun another source
+    names (GCompris' pictures), not a choice of everyday nouns as noun_entries makes. Entries in
+    the dictionary's order ("Bank {f} [fin.] | Banken {pl} :: bank", then "Bank {f} | Bänke {pl}
+    :: bench"): plural_for picks by the English word."""
+    def bare(alternative):
+        return re.sub(r"\s*(\[[^\]]*\]|\([^)]*\)|/[^/]*/|<[^>]*>)", "", alternative).strip()
+    out = {}
+    for units in lines(root):
+        if len(units) < 2:
+            continue
+        singulars, plurals = units[0][0].split("; "), units[1][0].split("; ")
+        english = {plain(e).lower() for e in units[0][1].split("; ")}
+        for sg, pl in zip(map(bare, singulars), map(bare, plurals)):
+            sg, pl = GERMAN_HEAD.match(sg), GERMAN_PLURAL.match(pl)
+            if sg and pl and sg.group(1).translate(UMLAUT)[:2] == \
+                    pl.group(1).translate(UMLAUT)[:2]:
+                out.setdefault((sg.group(1), sg.group(2)), []).append((pl.group(1), english))
+    return out
+
+
+def plural_for(plurals, word, gender, english):
+    """The plural of german_plurals' entries for (word, gender) whose English words hold
+    `english`, else of its first entry; None when Ding has none."""
+    entries = plurals.get((word, gender), [])
+    return next((p for p, en in entries if english.lower() in en),
+                entries[0][0] if entries else None)
+
+
 def english_plurals(root):
     """{English singular: plural} from the dictionary's noun headwords."""
     out = {}

@@ -8,8 +8,11 @@ Words alone teach little, so only nouns go in, put into the short sentences of t
 - French: the word must come with un/une (a countable noun, and its gender) and have a regular
   plural (templates.fr_plural; of the head noun in "femme de ménage"; no hyphenated words).
 - German: the noun must be a headword of the Ding dictionary (trans-de-en) with the gender the
-  article gives: that drops plurals given as captions ("die Handschuhe") and gives the plural;
-  weak masculines are left out (templates.usable_de).
+  article gives, whatever Ding's subject notes (ding.german_plurals: "Ei {n} [biol.]"): that
+  drops plurals given as captions ("die Handschuhe") and gives the plural; a neuter noun
+  ("das" is never a plural) that Ding has no plural for ("das Eichhörnchen") goes in without
+  plural sentences (a neuter declines regularly in the singular); weak masculines are left out
+  (templates.usable_de).
 - English: one or two lower-case words, not a verb ("to squat"); the plural from Ding's English
   headwords, none where Ding has none (then no plural sentence).
 """
@@ -52,7 +55,7 @@ def french_plural(word):
 def nouns(root, lang):
     en, other = captions(root, ("en", lang))
     en_plurals = ding.english_plurals(root)
-    german = {(w, g): p for _, _, w, p, g in ding.noun_entries(root)}
+    german = ding.german_plurals(root)
     found = {}
     for picture, english in sorted(en.items()):
         english, caption = english.strip(), other.get(picture, "").strip()
@@ -63,9 +66,10 @@ def nouns(root, lang):
             continue
         gender, word = GENDER[m.group(1)], m.group(2)
         if lang == "de":
-            if (word, gender) not in german:
+            plural = ding.plural_for(german, word, gender, english)
+            if plural is None and gender != "n":
                 continue
-            noun = Noun(english, en_plurals.get(english), word, german[(word, gender)], gender)
+            noun = Noun(english, en_plurals.get(english), word, plural, gender)
             ok = usable_de(noun)
         else:
             plural = french_plural(word)
