@@ -4,11 +4,9 @@
 // piece but its final `</s>`, and a forced prefix that would emit one is refused.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 
-import { loadTranslator } from 'heed';
-import { spawnTranslator } from 'heed/worker';
-import { ROOT, rejectsWith } from './helpers.mjs';
+import { ROOT, localAndWorker, rejectsWith } from './helpers.mjs';
 
 const MULTI = path.join(ROOT, 'models', 'multi.heed');
 const CONTROLS = ['<2de>', '<2fr>', '<2en>', '<s>', '</s>', '<pad>'];
@@ -18,16 +16,7 @@ const typedIn = (c) => [
   `A simple text editor ${c}`,
 ];
 
-const translators = await Promise.all([
-  loadTranslator({ model: MULTI }),
-  spawnTranslator({ model: MULTI }),
-]);
-after(() => translators.forEach((t) => t.dispose()));
-
-for (const [which, t] of [
-  ['local', translators[0]],
-  ['worker', translators[1]],
-]) {
+for (const [which, t] of await localAndWorker(MULTI)) {
   test(`${which}: each control string typed at start, middle and end stays text`, async () => {
     const texts = CONTROLS.flatMap(typedIn);
     for (const to of ['de', 'en']) {

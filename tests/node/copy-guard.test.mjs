@@ -4,25 +4,14 @@
 // boolean is refused.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 
-import { loadTranslator } from 'heed';
-import { spawnTranslator } from 'heed/worker';
-import { ROOT, rejectsWith } from './helpers.mjs';
+import { ROOT, localAndWorker, rejectsWith } from './helpers.mjs';
 
 const MULTI = path.join(ROOT, 'models', 'multi.heed');
 const TEXT = 'Zeilennummer des Elements, ab οζζεψλλβ gezählt.';
 
-const translators = await Promise.all([
-  loadTranslator({ model: MULTI }),
-  spawnTranslator({ model: MULTI }),
-]);
-after(() => translators.forEach((t) => t.dispose()));
-
-for (const [which, t] of [
-  ['local', translators[0]],
-  ['worker', translators[1]],
-]) {
+for (const [which, t] of await localAndWorker(MULTI)) {
   test(`${which}: copyGuard keeps a begun run whole; false gives the model's own text`, async () => {
     const guarded = await t.translate(TEXT, { to: 'en' });
     assert.ok(guarded.text.includes('οζζεψλλβ'), guarded.text);

@@ -3,9 +3,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { HeedError } from 'heed';
+import { HeedError, loadTranslator } from 'heed';
+import { spawnTranslator } from 'heed/worker';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TINY = path.join(ROOT, 'models', 'tiny', 'tiny.heed');
@@ -76,3 +78,14 @@ export const rejectsWith = (promise, code, pattern = /./) =>
     assert.match(e.message, pattern);
     return true;
   });
+
+/** One translator of `model` in this thread and one in a worker, as [['local', t], ['worker',
+ *  t]] for a test each; both disposed when the calling file's tests end. */
+export async function localAndWorker(model) {
+  const translators = await Promise.all([loadTranslator({ model }), spawnTranslator({ model })]);
+  after(() => translators.forEach((t) => t.dispose()));
+  return [
+    ['local', translators[0]],
+    ['worker', translators[1]],
+  ];
+}

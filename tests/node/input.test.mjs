@@ -5,11 +5,10 @@
 // in the worker.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 
 import { limits, loadAttentionLab, loadTranslator, memoryStats } from 'heed';
-import { spawnTranslator } from 'heed/worker';
-import { ROOT, TINY } from './helpers.mjs';
+import { ROOT, TINY, localAndWorker } from './helpers.mjs';
 
 const code = (p) =>
   p.then(
@@ -18,16 +17,10 @@ const code = (p) =>
   );
 
 // why: one of each for every case below; disposed when the file's tests end
-const translators = await Promise.all([
-  loadTranslator({ model: TINY }),
-  spawnTranslator({ model: TINY }),
-]);
-after(() => translators.forEach((t) => t.dispose()));
+const both = await localAndWorker(TINY);
+const translators = both.map(([, t]) => t);
 
-for (const [which, t] of [
-  ['local', translators[0]],
-  ['worker', translators[1]],
-]) {
+for (const [which, t] of both) {
   test(`${which}: a sparse array or a non-string item is BAD_INPUT`, async () => {
     // eslint-disable-next-line no-sparse-arrays
     assert.match(await code(t.translate(['a', , 'b'])), /^BAD_INPUT: text\[1\] is a hole/);
