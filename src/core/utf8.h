@@ -60,6 +60,16 @@ inline std::size_t find_invalid_utf8(std::string_view s) {
     return std::string_view::npos;
 }
 
+/// Bytes of the character a UTF-8 lead byte begins: 1 for ASCII, 2 to 4, or 0 for a byte that
+/// begins none (a continuation byte, C0, C1, F5..FF).
+inline int utf8_lead_length(unsigned char b) {
+    if (b < 0x80) return 1;
+    if (b >= 0xC2 && b <= 0xDF) return 2;
+    if (b >= 0xE0 && b <= 0xEF) return 3;
+    if (b >= 0xF0 && b <= 0xF4) return 4;
+    return 0;
+}
+
 /// Appends the UTF-8 bytes of code point `cp` (at most U+10FFFF, not a surrogate) to `out`.
 inline void append_utf8(std::string& out, char32_t cp) {
     if (cp < 0x80) return void(out += char(cp));

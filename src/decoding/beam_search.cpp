@@ -10,6 +10,7 @@
 // row is the index of its newest node, and the chosen hypothesis is read back once, at the end.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 
@@ -139,19 +140,19 @@ class Beam {
         for (int r = 0; r < K_; ++r) {
             float* lp = row(r);
             ban(lp, cols_, opt_.banned);
-            if (opt_.bytes) {
-                tail_.clear();  // why: a character is at most four bytes; its last pieces suffice
-                for (int n = live_[r]; n >= 0 && tail_.size() < 4; n = nodes_[n].parent)
+            const bool copy = opt_.texts && !opt_.copy.empty();
+            if (opt_.bytes || copy) {
+                // why: a character is at most four bytes, so its last pieces suffice, unless a
+                // span to copy needs the whole text
+                const std::size_t need = copy && !opt_.copy[0].spans.empty() ? SIZE_MAX : 4;
+                tail_.clear();
+                for (int n = live_[r]; n >= 0 && tail_.size() < need; n = nodes_[n].parent)
                     tail_.insert(tail_.begin(), nodes_[n].token);
+            }
+            if (opt_.bytes)
                 keep_utf8(lp, cols_, *opt_.bytes, utf8_need(tail_, *opt_.bytes),
                           opt_.max_length - t - 1);
-            }
-            if (opt_.texts && !opt_.copy.empty()) {
-                tail_.clear();
-                for (int n = live_[r]; n >= 0; n = nodes_[n].parent)
-                    tail_.insert(tail_.begin(), nodes_[n].token);
-                keep_copy(lp, cols_, *opt_.texts, opt_.copy[0], tail_);
-            }
+            if (copy) keep_copy(lp, cols_, *opt_.texts, opt_.copy[0], tail_);
             for (int v = 0; v < V_; ++v) lp[v] += live_score_[r];
         }
     }

@@ -46,15 +46,6 @@ bool continues(std::string_view piece, std::string_view rest) {
     return piece.substr(0, rest.size()) == rest && ends_copy(piece[rest.size()]);
 }
 
-/// Bytes a UTF-8 lead byte announces in all (1 for ASCII), or 0 for a byte that starts nothing.
-int sequence_length(unsigned char b) {
-    if (b < 0x80) return 1;
-    if (b >= 0xC2 && b <= 0xDF) return 2;
-    if (b >= 0xE0 && b <= 0xEF) return 3;
-    if (b >= 0xF0 && b <= 0xF4) return 4;
-    return 0;
-}
-
 /// The bytes of the character `written` ends inside (a lead byte and fewer continuation bytes
 /// than it announces), or "" when it ends on a whole character.
 std::string_view open_sequence(std::string_view written) {
@@ -62,7 +53,7 @@ std::string_view open_sequence(std::string_view written) {
     for (std::size_t back = 1; back <= 4 && back <= n; ++back) {
         const auto b = static_cast<unsigned char>(written[n - back]);
         if (b >= 0x80 && b <= 0xBF) continue;
-        const int len = sequence_length(b);
+        const int len = utf8_lead_length(b);
         return len > int(back) ? written.substr(n - back) : std::string_view();
     }
     return {};
@@ -75,7 +66,7 @@ bool is_allowed(char32_t cp, const std::u32string& allowed) {
 /// Whether the bytes `q` (a lead byte and maybe continuation bytes) can still become a
 /// character that is not copied, or one of `allowed`.
 bool may_become_allowed(const std::string& q, const std::u32string& allowed) {
-    const int len = sequence_length(static_cast<unsigned char>(q[0]));
+    const int len = utf8_lead_length(static_cast<unsigned char>(q[0]));
     if (len <= 1 || int(q.size()) > len) return true;  // not a sequence: the UTF-8 guard's
     for (std::size_t k = 1; k < q.size(); ++k)
         if ((static_cast<unsigned char>(q[k]) & 0xC0) != 0x80) return true;
@@ -146,10 +137,12 @@ std::string_view copy_rest(std::string_view written, const std::vector<CopySpan>
     return best ? std::string_view(spans[best->span].text).substr(best->at) : std::string_view();
 }
 
-std::string written_text(const std::vector<int>& tokens, const PieceTexts& texts) {
+std::string written_text(const std::vector<int>& tokens, const PieceTexts& texts,
+                         std::size_t last) {
     std::string out;
-    for (int id : tokens)
-        if (id >= 0 && id < int(texts.text.size())) out += texts.text[std::size_t(id)];
+    for (std::size_t i = tokens.size() - std::min(last, tokens.size()); i < tokens.size(); ++i)
+        if (tokens[i] >= 0 && tokens[i] < int(texts.text.size()))
+            out += texts.text[std::size_t(tokens[i])];
     return out;
 }
 
@@ -195,7 +188,9 @@ void keep_uninvented(float* logprobs, const OutputColumns& cols, const PieceText
 
 void keep_copy(float* logprobs, const OutputColumns& cols, const PieceTexts& texts,
                const CopyRules& rules, const std::vector<int>& tokens) {
-    const std::string written = written_text(tokens, texts);
+    // why: without spans only the character the text may end inside matters, and a character
+    // is at most four pieces (byte pieces)
+    const std::string written = written_text(tokens, texts, rules.spans.empty() ? 4 : SIZE_MAX);
     if (!rules.spans.empty()) keep_span(logprobs, cols, texts, copy_rest(written, rules.spans));
     keep_uninvented(logprobs, cols, texts, rules.chars, written);
 }

@@ -9,6 +9,7 @@
 // not hold. Not tokenisation (see tokenizer/).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,8 +32,9 @@ void index_copied(PieceTexts& texts);
 /// outside another span already past its trigger, and the longest begun span wins.
 std::string_view copy_rest(std::string_view written, const std::vector<CopySpan>& spans);
 
-/// The text of `tokens` (target ids), as PieceTexts spells them.
-std::string written_text(const std::vector<int>& tokens, const PieceTexts& texts);
+/// The text of `tokens` (target ids), or of their `last` ones, as PieceTexts spells them.
+std::string written_text(const std::vector<int>& tokens, const PieceTexts& texts,
+                         std::size_t last = SIZE_MAX);
 
 /// Sets to -inf, in one row of log-probabilities over `cols`, every piece that does not go on
 /// spelling `rest`: kept are the pieces whose text is a prefix of `rest`, and those that write

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "core/utf8.h"
+
 namespace heed {
 namespace {
 
@@ -10,13 +12,7 @@ bool is_continuation(int b) { return b >= 0x80 && b <= 0xBF; }
 
 /// Continuation bytes a lead byte announces (0 for ASCII), or -1 when `b` starts nothing
 /// (a continuation byte, C0/C1 and F5..FF).
-int announced(int b) {
-    if (b < 0x80) return 0;
-    if (b >= 0xC2 && b <= 0xDF) return 1;
-    if (b >= 0xE0 && b <= 0xEF) return 2;
-    if (b >= 0xF0 && b <= 0xF4) return 3;
-    return -1;
-}
+int announced(int b) { return b < 0x80 ? 0 : utf8_lead_length(static_cast<unsigned char>(b)) - 1; }
 
 /// The range of the first continuation byte after lead byte `b`.
 Utf8Need first_after(int b, int count) {
