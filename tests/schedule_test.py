@@ -1,10 +1,10 @@
 """models/pipeline/schedule.py: the rate's warm-up, hold, 1/sqrt decay, re-warm after --init and
-linear cool-down, and the cool-down --cooldown-minutes plans from the steps a second so far.
+linear cool-down, and --cooldown-minutes' cool-down by the clock.
 Run from the repository root: /usr/bin/python3 -m tests.schedule_test (no torch needed)."""
 import types
 import unittest
 
-from models.pipeline.schedule import cooldown_steps, learning_rate
+from models.pipeline.schedule import learning_rate, timed_cooldown
 
 
 def args(**kw):
@@ -31,11 +31,14 @@ class Schedule(unittest.TestCase):
         self.assertAlmostEqual(learning_rate(cool, 951, None), 2e-4)
         self.assertAlmostEqual(learning_rate(cool, 1_000, None), 4e-6)
 
-    def test_cooldown_steps_from_the_rate_so_far(self):
-        # 4.5 steps a second for 6 minutes, 2 minutes left: 540 steps
-        self.assertEqual(cooldown_steps(1_620, 360.0, 120.0), 540)
-        self.assertEqual(cooldown_steps(0, 30.0, 120.0), 1)  # never none: the rate still ends
-        self.assertGreaterEqual(cooldown_steps(10, 0.0, 60.0), 1)  # no division by zero
+    def test_timed_cooldown_falls_with_the_clock_to_the_stages_end(self):
+        # a 120-second cool-down: whole rate before it, half with 60 s left, none at the end
+        self.assertEqual(timed_cooldown(300.0, 120.0), 1.0)
+        self.assertEqual(timed_cooldown(120.0, 120.0), 1.0)
+        self.assertAlmostEqual(timed_cooldown(60.0, 120.0), 0.5)
+        self.assertAlmostEqual(timed_cooldown(12.0, 120.0), 0.1)
+        self.assertEqual(timed_cooldown(0.0, 120.0), 0.0)
+        self.assertEqual(timed_cooldown(-3.0, 120.0), 0.0)  # a step past the end: never negative
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The learning rate a training run follows, and the cool-down a run of fixed minutes plans.
+"""The learning rate a training run follows, and the cool-down over a run's last minutes.
 No torch here, so tests run where the training packages are not installed."""
 import math
 
@@ -15,8 +15,10 @@ def learning_rate(args, step, rewarm_from):
     return lr
 
 
-def cooldown_steps(steps_done, seconds_done, seconds_left):
-    """--cooldown-minutes: how many steps the seconds left hold at the rate of the steps done in
-    the seconds given (train.py gives its last ~200 updates); at least one, so the rate still
-    ends at zero."""
-    return max(1, round(steps_done / max(seconds_done, 1e-9) * seconds_left))
+def timed_cooldown(seconds_left, cooldown_seconds):
+    """--cooldown-minutes: the share of the rate kept when the stage has seconds_left of its
+    --minutes: 1 until its last cooldown_seconds, then linearly down to 0 at its end.
+    why by the clock, not by steps planned from the recent rate: on a lent GPU (2026-11-28) the
+    plan counted 11.8 steps a second, the dev evaluations and saves slowed the cool-down to 10.1,
+    and the stage's minutes ended it with 13% of the rate left."""
+    return max(0.0, min(1.0, seconds_left / cooldown_seconds))

@@ -12,7 +12,6 @@ Continue from the committed weights-only checkpoint in a fresh clone:
       --init models/checkpoints/en-fr.f16.heed --minutes 120
 """
 import argparse
-import collections
 import dataclasses
 import json
 import os
@@ -32,7 +31,7 @@ from models.pipeline.batches import make_batches, round_up
 from models.pipeline.cpu_bf16 import keep_bf16
 from models.pipeline.heed_torch import Seq2Seq, greedy, read_heed, write_heed
 from models.pipeline.metrics import corpus_bleu, corpus_chrf
-from models.pipeline.schedule import cooldown_steps, learning_rate
+from models.pipeline.schedule import learning_rate, timed_cooldown
 from models.pipeline.training_data import corpus_of
 
 
@@ -131,8 +130,9 @@ def evaluate_dev(args, model, sp, dev, step):
                 by_source.setdefault(r[3], ([], []))
                 by_source[r[3]][0].append(h)
                 by_source[r[3]][1].append(r[1])
-            log(args.run, "eval step %d %s per source chrF: %s" % (step, direction, ", ".join(
-                "%s %.1f" % (name, corpus_chrf(h, r)) for name, (h, r) in sorted(by_source.items()))))
+            scores = ", ".join("%s %.1f" % (name, corpus_chrf(h, r))
+                               for name, (h, r) in sorted(by_source.items()))
+            log(args.run, "eval step %d %s per source chrF: %s" % (step, direction, scores))
 
 
 def train_step(model, opt, src, tgt_in, tgt_out, lr, bf16):
@@ -241,9 +241,8 @@ def parse_args():
     ap.add_argument("--cooldown", type=int, default=0,
                     help="decay the rate linearly to zero over the last N steps before --stop-step")
     ap.add_argument("--cooldown-minutes", type=float, default=0,
-                    help="decay the rate to zero over the last M of --minutes: when M minutes are "
-                         "left, --stop-step and --cooldown are set from the recent steps a second "
-                         "(a run on a lent accelerator for a fixed time)")
+                    help="decay the rate linearly to zero over the last M of --minutes, by the "
+                         "clock (a run on a lent accelerator for a fixed time)")
     ap.add_argument("--mix", metavar="SOURCE=TIMES,...",
                     help="read these sources' training pairs TIMES times in all (--directions; "
                          "e.g. a cool-down weighted towards everyday language)")
@@ -380,11 +379,8 @@ class Stage:
         args = self.args
         t_end = self.t_end = time.time() + args.minutes * 60
         self.saved_at = time.time()
-        # why: the cool-down is planned from the last ~200 updates' rate, not the stage's: on a
-        # GPU the first epoch ran 3x slower than the next, and a plan from the stage's mean
-        # ended the run a minute early
-        self.recent = collections.deque([(self.saved_at, progress.step)], maxlen=200)
-        self.cool_at = t_end - args.cooldown_minutes * 60 if args.cooldown_minutes else None
+        self.cooling = False
+        self.cool_from = t_end - args.cooldown_minutes * 60 if args.cooldown_minutes else None
         stop = []  # why: SIGTERM (kill, the end of a session) saves at the next step, then exits
         signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
 
@@ -413,27 +409,12 @@ class Stage:
                 self.save(p, bi)
                 return False
             self.update([examples[i] for i in batch], p)
-            self.recent.append((time.time(), p.step))
-            if self.cool_at and time.time() >= self.cool_at:
-                self.plan_cooldown(p)
             if p.step % args.eval_every == 0:
                 evaluate_dev(args, self.model, self.sp, self.dev, p.step)
             if time.time() - self.saved_at > 300:
                 self.save(p, bi + 1)
                 self.saved_at = time.time()
         return True
-
-    def plan_cooldown(self, p):
-        """--cooldown-minutes: the steps the minutes left hold at the recent rate become the
-        cool-down, ending at --stop-step (--minutes still ends the stage if the rate drops)."""
-        args, now = self.args, time.time()
-        since, first = self.recent[0]
-        done, seconds = p.step - first, now - since
-        args.cooldown = cooldown_steps(done, seconds, self.t_end - now)
-        args.stop_step = p.step + args.cooldown
-        self.cool_at = None
-        log(args.run, "cool-down: %d steps from step %d to %d (%.2f steps a second lately)" % (
-            args.cooldown, p.step, args.stop_step, done / max(seconds, 1e-9)))
 
     def update(self, batch, p):
         """One optimiser step on a batch of examples; logs the loss every 20 steps."""
@@ -442,7 +423,7 @@ class Stage:
         t_in = pad([[e[1]] + e[2] for e in batch], multiple=args.pad_to).to(self.device)
         t_out = pad([e[2] + [c["eos_id"]] for e in batch], multiple=args.pad_to).to(self.device)
         p.step += 1
-        lr = learning_rate(args, p.step, p.rewarm_from)
+        lr = learning_rate(args, p.step, p.rewarm_from) * self.cooled(p)
         loss = train_step(self.model, self.opt, s, t_in, t_out, lr, args.bf16)
         if args.marian:
             with torch.no_grad():
@@ -450,6 +431,17 @@ class Stage:
         if p.step % 20 == 0:
             log(args.run, "step %d epoch %d loss %.3f lr %.2e tokens %d" %
                 (p.step, p.epoch, loss.item(), lr, int((t_out != 0).sum())))
+
+    def cooled(self, p):
+        """The share of the rate --cooldown-minutes keeps now (1 without it); logs the start."""
+        if self.cool_from is None:
+            return 1.0
+        now = time.time()
+        if now >= self.cool_from and not self.cooling:
+            self.cooling = True
+            log(self.args.run, "cool-down: from step %d, the rate falls to zero by the stage's "
+                "end in %.0f s" % (p.step, self.t_end - now))
+        return timed_cooldown(self.t_end - now, self.args.cooldown_minutes * 60)
 
     def save(self, p, batch_in_epoch):
         """checkpoint.pt (weights, optimiser, place in the epoch), then the --export file."""
