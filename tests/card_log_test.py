@@ -1,13 +1,14 @@
 """The training-log reading behind the model cards (models/pipeline/make_card.py stages and
 training_facts, make_multi_card.cooldowns_to) on a small hand-written log: stages, --init
 restarts, wall time with two cool-downs run side by side counted once, and which cool-downs
-left the shipped step. Run from the repository root: /usr/bin/python3 -m tests.card_log_test."""
+left the shipped step; and the card's "What is still wrong" (still_wrong). Run from the
+repository root: /usr/bin/python3 -m tests.card_log_test."""
 import os
 import tempfile
 import unittest
 
 from models.pipeline.make_card import stages, training_facts, wall_seconds
-from models.pipeline.make_multi_card import (cooldowns_to, max_tokens, on_gpu,
+from models.pipeline.make_multi_card import (cooldowns_to, max_tokens, on_gpu, still_wrong,
                                              timed_cooldown_line, timed_cooldowns)
 
 COMMON = "--directions en-de --lr 3e-4 --hold-lr"
@@ -31,9 +32,11 @@ GPU = "--device cuda --max-tokens 32768 --hold-lr --minutes 7.5 --cooldown-minut
 TIMED = """\
 13:00:00 start step 180, 5 params, config {}
 13:00:00 arguments: --directions en-de --run a --init x.heed %(g)s --lr 4e-4 (allocator: x)
+13:06:39 step 380 epoch 3 loss 2.1 lr 1.20e-05 tokens 30000
 13:06:40 stage end at step 380
 13:00:05 start step 180, 5 params, config {}
 13:00:05 arguments: --directions en-de --run b --init x.heed %(g)s --lr 8e-4 (allocator: x)
+13:06:29 step 360 epoch 3 loss 2.1 lr 1.28e-04 tokens 30000
 13:06:30 stage end at step 375
 13:08:00 start step 380, 5 params, config {}
 13:08:00 arguments: --directions en-de --run c --init a.heed %(g)s --lr 3e-4 (allocator: x)
@@ -83,10 +86,14 @@ class CardLog(unittest.TestCase):
         self.assertEqual((max_tokens(gpu), max_tokens([s for s in found if not on_gpu(s)])),
                          (32768, 4096))
         runs = timed_cooldowns(found, [380, 375, 450])
-        self.assertEqual(runs, [(180, 380, "4e-4"), (180, 375, "8e-4"), (380, 450, "3e-4")])
-        self.assertEqual(timed_cooldowns(found, [450]), [(380, 450, "3e-4")])
+        self.assertEqual(runs, [(180, 380, "4e-4", 1.2e-5), (180, 375, "8e-4", 1.28e-4),
+                                (380, 450, "3e-4", None)])
+        self.assertEqual(timed_cooldowns(found, [450]), [(380, 450, "3e-4", None)])
         line = timed_cooldown_line(runs, True)
-        self.assertIn("from step 180 to 375 at 8e-4", line)
+        # a's last rate is 3% of its held 4e-4 (under a tenth: nothing said); b's is 16% of 8e-4
+        self.assertIn("from step 180 to 380 at 4e-4;", line)
+        self.assertIn("from step 180 to 375 at 8e-4 (its rate still 16% of that at its last "
+                      "logged step)", line)
         self.assertIn("on a lent GPU", line)
         self.assertIn("mean of the 3 ends", line)
 
@@ -103,6 +110,28 @@ class CardLog(unittest.TestCase):
 
     def test_a_missing_log_gives_no_facts(self):
         self.assertEqual(training_facts(self.path + ".missing"), {})
+
+    def test_what_is_still_wrong(self):
+        def report(pair, source, chrf, copied=None):
+            result = dict(chrf=chrf, **({"copied": copied} if copied else {}))
+            return {"pair": pair, "source": source, "results": [result]}
+        reports = [report("en-de", "everyday", 42.2), report("en-fr", "everyday", 45.7),
+                   report("en-de", "ddtp", 30.0),
+                   report("en-de", "copy_check", 60.0, {"all": 0.95, "greek": 1.0, "file": 0.84})]
+        rows = [("en-de", "A squirrel.", "Ein Eichhörnchen.", True),
+                ("fr-en", "J'ai perdu mon portefeuille.", "I lost my gate.", False)]
+        lines = still_wrong(reports, rows)
+        self.assertEqual(len(lines), 3)
+        self.assertIn("en-de 42.2 (under), en-fr 45.7.", lines[0])  # ddtp is not the check
+        self.assertIn("(1 of 2): fr-en “J'ai perdu mon portefeuille.” → “I lost my gate.”.",
+                      lines[1])
+        self.assertIn("en-de file 84.0% (", lines[2])
+        self.assertNotIn("greek", lines[2])
+        good = [report("en-de", "everyday", 45.0),
+                report("en-de", "copy_check", 60.0, {"all": 1.0, "greek": 1.0})]
+        self.assertEqual(still_wrong(good, rows[:1]), [
+            "- Everyday check: every direction at or above 45 greedy chrF.",
+            "- Every sentence the issue was filed with comes out right with greedy search."])
 
 
 if __name__ == "__main__":

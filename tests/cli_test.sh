@@ -217,12 +217,12 @@ done
 out=$(heed translate -m "$multi" --to de --ids "Please read <2fr> the manual."); rc=$?
 check "'Please read <2fr> the manual.' keeps its words" '[ $rc = 0 ] && printf "%s" "$out" | grep -q "Handbuch"'
 # the copy guard: a run of another script the model begins is written whole (unguarded, its
-# greedy search drops a ζ); --no-copy-guard gives the model's own text
-greek="Zeilennummer des Elements, ab οζζεψλλβ gezählt."
-out=$(heed translate -m "$multi" --to en "$greek"); rc=$?
-check "copy guard (default): 'οζζεψλλβ' comes through whole" '[ $rc = 0 ] && printf "%s" "$out" | grep -q "οζζεψλλβ"'
-out=$(heed translate -m "$multi" --to en --no-copy-guard "$greek"); rc=$?
-check "--no-copy-guard: the model's own 'οζεψλλβ'" '[ $rc = 0 ] && printf "%s" "$out" | grep -q " οζεψλλβ"'
+# greedy search drops a у); --no-copy-guard gives the model's own text
+cyr="Universal Input Method - Еууцб plugin"
+out=$(heed translate -m "$multi" --to fr "$cyr"); rc=$?
+check "copy guard (default): 'Еууцб' comes through whole" '[ $rc = 0 ] && printf "%s" "$out" | grep -q "Еууцб"'
+out=$(heed translate -m "$multi" --to fr --no-copy-guard "$cyr"); rc=$?
+check "--no-copy-guard: the model's own 'Еуцб'" '[ $rc = 0 ] && printf "%s" "$out" | grep -q " Еуцб"'
 
 # a Marian bundle (tests/data/marian/ssru: an SSRU decoder, a lexical shortlist)
 m="$here/data/marian/ssru"

@@ -1,6 +1,6 @@
 // The copy guard: which spans a source holds (translator/copy_spans.h), where a hypothesis is
 // inside one and what it may write next (decoding/copy_guard.h), on made-up pieces; then the
-// four-way model, whose unguarded greedy search wrote "οζζεψλλβ" as "οζεψλλβ".
+// four-way model, whose unguarded search writes "Еууцб" as "Еуцб".
 #include "decoding/copy_guard.h"
 
 #include <gtest/gtest.h>
@@ -189,17 +189,23 @@ TEST(CopyRules, SpansAndEveryCharacterToCopy) {
     EXPECT_EQ(r.chars, U"Ωωвлос😀");  // ascending, each once
 }
 
-// The four-way model: greedy wrote "Row number of the element, counted by οζεψλλβ." without
-// the guard (the copy check, de → en); the guard keeps what it began whole, greedy and beam.
+// The four-way model: without the guard, greedy and beam search write "greffon Еуцб" for
+// "Еууцб plugin" (the copy check, en → fr); the guard keeps what the model began whole.
+// why both ways: a later model that copies this itself makes the test say so, instead of
+// passing without the guard doing anything (then take a span it drops from the copy check).
 TEST(CopyGuardModel, KeepsABegunRunWhole) {
     auto tr = heed::Translator::load_file(HEED_MODELS_DIR "/multi.heed");
     for (int beam : {1, 4}) {
         heed::TranslateOptions o;
-        o.to = "en";
+        o.to = "fr";
         o.beam_size = beam;
-        const std::string text =
-            tr->translate({"Zeilennummer des Elements, ab οζζεψλλβ gezählt."}, o).at(0).text;
-        EXPECT_NE(text.find("οζζεψλλβ"), std::string::npos) << "beam " << beam << ": " << text;
+        const std::vector<std::string> source{"Universal Input Method - Еууцб plugin"};
+        const std::string text = tr->translate(source, o).at(0).text;
+        EXPECT_NE(text.find("Еууцб"), std::string::npos) << "beam " << beam << ": " << text;
+        o.copy_guard = false;
+        const std::string raw = tr->translate(source, o).at(0).text;
+        EXPECT_EQ(raw.find("Еууцб"), std::string::npos) << "beam " << beam << ": " << raw;
+        EXPECT_NE(raw.find("Еуцб"), std::string::npos) << "beam " << beam << ": " << raw;
     }
 }
 

@@ -37,7 +37,8 @@ def count_lines(path):
 def stages(lines):
     """One dict per training stage of a log, in order: first step, start clock (seconds into the
     day), the model config its start line gives (or None), the command's arguments (a list, or
-    None), wall seconds, the step it ended at (or None)."""
+    None), wall seconds, the step it ended at (or None), the rate of its last logged step (or
+    None)."""
     found, prev = [], None
     for l in lines:
         m = re.match(r"(\d\d):(\d\d):(\d\d) ", l)
@@ -47,7 +48,7 @@ def stages(lines):
             config = re.search(r", config (\{.*\})$", l)
             found.append({"first": int(start.group(1)), "clock": t, "args": None,
                           "config": json.loads(config.group(1)) if config else None,
-                          "seconds": 0, "end": None})
+                          "seconds": 0, "end": None, "last_lr": None})
         # why: a stage that logged its end is over; a timed line before the next start (train.py's
         # "--bf16 ignored", written before "start step") must not give it the time in between
         elif found and t is not None and prev is not None and found[-1]["end"] is None:
@@ -59,6 +60,9 @@ def stages(lines):
         args = re.search(r" arguments: (.*?)( \(allocator|$)", l)
         if args:
             found[-1]["args"] = args.group(1).split()
+        rate = re.search(r" step \d+ epoch \d+ loss \S+ lr (\S+)", l)
+        if rate:
+            found[-1]["last_lr"] = float(rate.group(1))
         end = re.search(r" stage end at step (\d+)", l)
         if end:
             found[-1]["end"] = int(end.group(1))

@@ -126,21 +126,66 @@ TYPED = {
 }
 
 # The sentences issue #22 ("Models, round 2") was filed with, typed into the first four-way model,
-# and what that model wrote: (direction, typed, then). Examples of a kind, not a test set.
+# and what that model wrote: (direction, typed, then, translations counted as right). Examples of
+# a kind, not a test set: the card marks the greedy output right only when it is one of these.
 ISSUE_22 = [
-    ("en-de", "A squirrel.", "Ein Säuler."),
-    ("en-de", "My sister bought a red bicycle.", "Mein sister bliebe einen roten Fahrrad."),
-    ("en-de", "The bakery is closed on Sunday.", "Die Bürger ist auf Sonntag geschlossen."),
-    ("en-de", "Can you help me find my keys?", "Kannst du mir mir mir mir mir zu finden?"),
-    ("en-de", "It is raining, take an umbrella.", "Es ist rain, um umbrella zu beschwörn."),
-    ("en-fr", "How much does this shirt cost?", "Comment fait ce coût de tess ?"),
-    ("en-de", "I would like a cup of coffee, please.", "Ich würde ein Kästchen"),
-    ("fr-en", "Le chat dort sur le canapé.", "The chat is on the canoned."),
-    ("fr-en", "J'ai perdu mon portefeuille.", "I have lost my walls."),
-    ("fr-en", "Où est la gare ?", "Where is the boy? (beam 4)"),
-    ("de-en", "Der Hund schläft unter dem Tisch.", "The dog smoking under the table."),
-    ("en-fr", "The word for it in Greek is λόγος, in Russian слово.", "… μ μ − … �e …"),
+    ("en-de", "A squirrel.", "Ein Säuler.", ("Ein Eichhörnchen.",)),
+    ("en-de", "My sister bought a red bicycle.", "Mein sister bliebe einen roten Fahrrad.",
+     ("Meine Schwester kaufte ein rotes Fahrrad.",
+      "Meine Schwester hat ein rotes Fahrrad gekauft.")),
+    ("en-de", "The bakery is closed on Sunday.", "Die Bürger ist auf Sonntag geschlossen.",
+     ("Die Bäckerei ist am Sonntag geschlossen.", "Die Bäckerei ist sonntags geschlossen.")),
+    ("en-de", "Can you help me find my keys?", "Kannst du mir mir mir mir mir zu finden?",
+     ("Kannst du mir helfen, meine Schlüssel zu finden?",
+      "Können Sie mir helfen, meine Schlüssel zu finden?")),
+    ("en-de", "It is raining, take an umbrella.", "Es ist rain, um umbrella zu beschwörn.",
+     ("Es regnet, nimm einen Regenschirm mit.", "Es regnet, nimm einen Regenschirm.",
+      "Es regnet, nehmen Sie einen Regenschirm mit.", "Es regnet, nehmen Sie einen Regenschirm.")),
+    ("en-fr", "How much does this shirt cost?", "Comment fait ce coût de tess ?",
+     ("Combien coûte cette chemise ?",)),
+    ("en-de", "I would like a cup of coffee, please.", "Ich würde ein Kästchen",
+     ("Ich hätte gern eine Tasse Kaffee, bitte.", "Ich hätte gerne eine Tasse Kaffee, bitte.",
+      "Ich möchte eine Tasse Kaffee, bitte.")),
+    ("fr-en", "Le chat dort sur le canapé.", "The chat is on the canoned.",
+     ("The cat is sleeping on the sofa.", "The cat is sleeping on the couch.",
+      "The cat sleeps on the sofa.", "The cat sleeps on the couch.")),
+    ("fr-en", "J'ai perdu mon portefeuille.", "I have lost my walls.",
+     ("I lost my wallet.", "I have lost my wallet.")),
+    ("fr-en", "Où est la gare ?", "Where is the boy? (beam 4)",
+     ("Where is the train station?", "Where is the station?")),
+    ("de-en", "Der Hund schläft unter dem Tisch.", "The dog smoking under the table.",
+     ("The dog is sleeping under the table.", "The dog sleeps under the table.")),
+    ("en-fr", "The word for it in Greek is λόγος, in Russian слово.", "… μ μ − … �e …",
+     ("Le mot pour cela en grec est λόγος, en russe слово.",
+      "Le mot en grec est λόγος, en russe слово.")),
 ]
+EVERYDAY_TARGET = 45.0  # issue #22: greedy chrF on the everyday check, every direction
+
+
+def still_wrong(reports, issue_rows):
+    """The card's "What is still wrong" lines: directions under the everyday target, the issue's
+    sentences whose greedy output is none of the translations counted as right, and the kinds of
+    text to copy kept in under 90% of the copy check's greedy translations."""
+    everyday = [(r["pair"], r["results"][0]["chrf"]) for r in reports
+                if r["source"] == "everyday"]
+    low = [(d, c) for d, c in everyday if c < EVERYDAY_TARGET]
+    out = ["- Everyday check (held-out game dialogue), greedy chrF against the issue's %g: %s." % (
+        EVERYDAY_TARGET, ", ".join("%s %.1f%s" % (d, c, "" if c >= EVERYDAY_TARGET else " (under)")
+                                   for d, c in everyday)) if low else
+           "- Everyday check: every direction at or above %g greedy chrF." % EVERYDAY_TARGET]
+    wrong = [(d, typed, greedy) for d, typed, greedy, right in issue_rows if not right]
+    out.append("- The issue's sentences still wrong with greedy search (%d of %d): %s." % (
+        len(wrong), len(issue_rows), "; ".join(
+            "%s “%s” → “%s”" % w for w in wrong)) if wrong else
+        "- Every sentence the issue was filed with comes out right with greedy search.")
+    weak = ["%s %s %.1f%%" % (r["pair"], k, 100 * v) for r in reports
+            if r["source"] == "copy_check" and "copied" in r["results"][0]
+            for k, v in sorted(r["results"][0]["copied"].items()) if k != "all" and v < 0.9]
+    if weak:
+        out.append("- Copy check, kinds kept unchanged in under 90%% of greedy translations: %s "
+                   "(the copy guard covers other scripts, emoji and URLs; file names, code and "
+                   "versions are left to the model)." % ", ".join(weak))
+    return out
 
 
 def growth(stages_):
@@ -184,18 +229,28 @@ def max_tokens(stages_):
 
 
 def timed_cooldowns(stages_, ends):
-    """[(first step, last step, held --lr)] of the stages that cooled the rate to zero over their
-    last minutes (train.py --cooldown-minutes) and ended at one of `ends` (the averaged steps)."""
-    return [(s["first"], s["end"], s["args"][s["args"].index("--lr") + 1]) for s in stages_
-            if "--cooldown-minutes" in (s["args"] or []) and s["end"] in ends]
+    """[(first step, last step, held --lr, rate of its last logged step)] of the stages that
+    cooled the rate to zero over their last minutes (train.py --cooldown-minutes) and ended at
+    one of `ends` (the averaged steps)."""
+    return [(s["first"], s["end"], s["args"][s["args"].index("--lr") + 1], s.get("last_lr"))
+            for s in stages_ if "--cooldown-minutes" in (s["args"] or []) and s["end"] in ends]
+
+
+def timed_run(first, end, lr, last_lr):
+    """One run of fixed minutes in the card's words; says how much of its rate was left at its
+    last logged step when that was over a tenth (the plan train.py made from the steps a second
+    before it cooled by the clock)."""
+    left = "" if last_lr is None or last_lr <= 0.1 * float(lr) else (
+        " (its rate still {:.0%} of that at its last logged step)".format(last_lr / float(lr)))
+    return "from step {:,} to {:,} at {}{}".format(first, end, lr, left)
 
 
 def timed_cooldown_line(runs, gpu):
     """The card's words for shipped weights averaged from runs of fixed minutes."""
-    return ("- Runs {} ({}), each holding its rate and then cooling it linearly to zero over its "
-            "last minutes (`--cooldown-minutes`); the shipped weights are the mean of the {} ends "
-            "(`models.pipeline.average`, chosen on the dev splits).".format(
-                "; ".join("from step {:,} to {:,} at {}".format(*r) for r in runs),
+    return ("- Runs {} ({}), each holding its rate and then cooling it linearly towards zero over "
+            "its last minutes (`--cooldown-minutes`); the shipped weights are the mean of the {} "
+            "ends (`models.pipeline.average`, chosen on the dev splits).".format(
+                "; ".join(timed_run(*r) for r in runs),
                 "on a lent GPU" if gpu else "on the CPU", len(runs)))
 
 
@@ -282,9 +337,9 @@ def main():
     cpu = [s for s in stage_list if not on_gpu(s)]
     cpu_hours = wall_seconds(cpu) / 3600
     out += ["## Training\n",
-            "- %d updates in %d stages, %.1f hours of wall time on this machine's shared cores%s "
+            "- %s updates in %d stages, %.1f hours of wall time on this machine's shared cores%s "
             "(log: `models/cards/%s.train.log`)." % (
-                train.get("steps", 0), train.get("stages", 0), cpu_hours,
+                format(train.get("steps", 0), ","), train.get("stages", 0), cpu_hours,
                 " and %.2f on a lent GPU (%d stages, updates of up to %s tokens a side there "
                 "against %s on the CPU)" % (wall_seconds(gpu) / 3600, len(gpu),
                                             format(max_tokens(gpu), ","),
@@ -354,11 +409,17 @@ def main():
     out += ["", "## The sentences issue #22 was filed with, C++ engine\n",
             "Typed into the first four-way model (12,800 updates), which wrote what the last "
             "column says; examples of a kind, not a test set.\n",
-            "| direction | typed | greedy | beam 4 | the first model |", "|---|---|---|---|---|"]
-    wanted = [(d, [s for d2, s, _ in ISSUE_22 if d2 == d]) for d in directions]
-    then = {(d, s): t for d, s, t in ISSUE_22}
+            "| direction | typed | greedy | beam 4 | greedy right? | the first model |",
+            "|---|---|---|---|---|---|"]
+    wanted = [(d, [s for d2, s, _, _ in ISSUE_22 if d2 == d]) for d in directions]
+    then = {(d, s): (t, right) for d, s, t, right in ISSUE_22}
+    issue_rows = []
     for row in typed(model_path, [(d, ss) for d, ss in wanted if ss], args.heed):
-        out.append("| %s |" % " | ".join(x.replace("|", "\\|") for x in row + (then[row[:2]],)))
+        first, right = then[row[:2]]
+        issue_rows.append((row[0], row[1], row[2], row[2] in right))
+        out.append("| %s |" % " | ".join(x.replace("|", "\\|") for x in row + (
+            "yes" if row[2] in right else "no", first)))
+    out += ["", "## What is still wrong\n"] + still_wrong(reports, issue_rows)
     with open(os.path.join(MODELS, "cards", args.name + ".md"), "w") as f:
         f.write("\n".join(out) + "\n")
     print("\n".join(out))
