@@ -57,6 +57,8 @@ SOURCES = {
     "rpgs": "role-playing games: FreedroidRPG's dialogue, Cataclysm: Dark Days Ahead's items and "
             "talk, Dink Smallwood's story, Adonthell's Waste's Edge (fr), Flare's quests, Naev's "
             "missions (de)",
+    "strategy": "science-fiction strategy games: UFO: Alien Invasion's research reports and "
+                "ufopedia, FreeOrion's encyclopedia",
     "everyday": "everyday check: Wesnoth's Heir to the Throne dialogue, never trained on",
     "copy_check": "copy check: test pairs of every source with a string to copy put in",
     "control_check": "control check: test pairs with a control string (<2fr>, </s>, ...) "
