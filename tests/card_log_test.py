@@ -8,7 +8,8 @@ import tempfile
 import unittest
 
 from models.pipeline.make_card import stages, training_facts, wall_seconds
-from models.pipeline.make_multi_card import (cooldowns_to, max_tokens, on_gpu, still_wrong,
+from models.pipeline.make_multi_card import (checksummed_sources, cooldowns_to, dev_curves,
+                                             max_tokens, on_gpu, still_wrong,
                                              timed_cooldown_line, timed_cooldowns)
 
 COMMON = "--directions en-de --lr 3e-4 --hold-lr"
@@ -110,6 +111,17 @@ class CardLog(unittest.TestCase):
 
     def test_a_missing_log_gives_no_facts(self):
         self.assertEqual(training_facts(self.path + ".missing"), {})
+
+    def test_sources_the_checksums_name_and_curves_of_runs_side_by_side(self):
+        with open(self.path, "w") as f:
+            f.write("ab12  all/en-de.train.en\ncd34  rpgs/en-fr.dev.fr\nef56  rpgs/en-de.test.de\n")
+        self.assertEqual(checksummed_sources(self.path), {"all", "rpgs"})
+        self.assertEqual(checksummed_sources(self.path + ".missing"), set())
+        with open(self.path, "w") as f:
+            f.write("10:00:00 eval step 2000 en-de dev chrF 50.5 BLEU 1\n"
+                    "10:00:01 eval step 1000 en-de dev chrF 48.0 BLEU 1\n"
+                    "10:00:02 eval step 2000 en-de dev chrF 49.5 BLEU 1\n")
+        self.assertEqual(dev_curves(self.path), {"en-de": [(1000, [48.0]), (2000, [50.5, 49.5])]})
 
     def test_what_is_still_wrong(self):
         def report(pair, source, chrf, copied=None):

@@ -79,12 +79,14 @@ HELD_OUT = {"everyday"} | {source for source, _, _ in CHECKS}
 
 
 def dev_curves(log_path):
-    """{direction: [(step, chrF)]} from the log's per-direction dev evaluations."""
+    """{direction: [(step, [chrF, ...])]} from the log's per-direction dev evaluations, in step
+    order; a step logged more than once (runs side by side, or a run going on from an earlier
+    checkpoint) keeps each figure, in the log's order."""
     curves = {}
     for step, direction, chrf in re.findall(r"eval step (\d+) (\S+) dev chrF ([\d.]+)",
                                             open(log_path).read()):
-        curves.setdefault(direction, []).append((int(step), float(chrf)))
-    return curves
+        curves.setdefault(direction, {}).setdefault(int(step), []).append(float(chrf))
+    return {d: sorted(by_step.items()) for d, by_step in curves.items()}
 
 
 def source_curves(log_path):
@@ -97,13 +99,22 @@ def source_curves(log_path):
     return curves
 
 
+def checksummed_sources(path=os.path.join(MODELS, "corpus.sha256")):
+    """The source folders models/corpus.sha256 lists: the corpus the shipped model learnt from
+    (empty when there is no such file)."""
+    if not os.path.exists(path):
+        return set()
+    return {line.split()[1].split("/")[0] for line in open(path) if line.strip()}
+
+
 def source_tables(log_path):
     """Markdown: per direction, dev chrF of every source at every logged step."""
     out = []
     for direction, by_step in sorted(source_curves(log_path).items()):
         steps = sorted(by_step)
         sources = sorted({s for scores in by_step.values() for s in scores})
-        out += ["", "Dev chrF per source, %s (greedy):\n" % direction,
+        out += ["", "Dev chrF per source, %s (greedy; a step several runs logged: the last "
+                "logged):\n" % direction,
                 "| source | %s |" % " | ".join(format(s, ",") for s in steps),
                 "|---|%s" % ("---|" * len(steps))]
         for src in sources:
@@ -317,16 +328,23 @@ def main():
            "the English side, test splits never trained on.\n",
            "| source | en-de train / dev / test | en-fr train / dev / test |", "|---|---|---|"]
     data = os.path.join(MODELS, "data")
-    for source, what in SOURCES.items():
+    trained = checksummed_sources()
+    later = [s for s in SOURCES if trained and s not in trained]
+    for source, what in ((s, w) for s, w in SOURCES.items() if s not in later):
         counts = []
         for pair in ("en-de", "en-fr"):
             parts = [count_lines(os.path.join(data, source, "%s.%s.en" % (pair, p)))
                      for p in ("train", "dev", "test")]
             counts.append(" / ".join("–" if n is None else format(n, ",") for n in parts))
         out.append("| %s | %s | %s |" % (what, counts[0], counts[1]))
+    if later:
+        out.append("\nSources the corpus gained after this model, not trained on (their files "
+                   "are not in `models/corpus.sha256`): %s." % ", ".join(
+                       "%s (`%s`)" % (SOURCES[s], s) for s in later))
     out.append("")
     out.append(TEMPLATES)
-    out += licences.card_section([(s, w) for s, w in SOURCES.items() if s not in HELD_OUT])
+    out += licences.card_section([(s, w) for s, w in SOURCES.items()
+                                  if s not in HELD_OUT and s not in later])
     out += ["## Architecture\n", "| | |", "|---|---|"]
     for k in ("d_model", "heads", "ffn_dim", "encoder_layers", "decoder_layers", "vocab_size",
               "pre_norm", "activation"):
@@ -367,8 +385,10 @@ def main():
                    "at steps %s (`models.pipeline.average`; the log's last step is where training "
                    "goes on from)." % (len(averaged), ", ".join(format(s, ",") for s in averaged)))
     for direction, points in sorted(dev_curves(log).items()):
-        out.append("- Dev chrF, %s (greedy, up to 20 dev pairs per source; 10 from step 14,000): %s." % (
-            direction, ", ".join("step %d: %.1f" % p for p in points)))
+        out.append("- Dev chrF, %s (greedy, up to 20 dev pairs per source; 10 from step 14,000; "
+                   "a step several runs logged gives each run's figure, in the log's order): "
+                   "%s." % (direction, ", ".join("{:,}: {}".format(
+                       step, " / ".join("%.1f" % c for c in chrfs)) for step, chrfs in points)))
     out += source_tables(log)
     out += ["", "## Evaluation (C++ engine, `python3 -m models.pipeline.evaluate --matrix`)\n",
             "chrF / BLEU per direction and source; the copy-the-source baseline beside them.\n",
