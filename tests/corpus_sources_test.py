@@ -157,6 +157,18 @@ def main():
         s.startswith(c + " ") if p == "start" else s.endswith(" " + c) if p == "end"
         else s.split(c + " ")[1].split()[0] == t.split(c + " ")[1].split()[0]  # a shared token
         for s, t, p, c in held), True)
+    # a source added to the corpus changes the checks only where its pairs come first
+    pool = [("Page %d of the Manual by Anna" % i, "Seite %d des Handbuchs von Anna" % i)
+            for i in range(400)]
+    grown = pool + [("Chapter %d is new" % i, "Kapitel %d ist neu" % i) for i in range(40)]
+    for name, make_check, per, kind in (("copy", copy_pairs.check, 10, lambda r: r[2]),
+                                        ("control", copy_pairs.control_check, 9, lambda r: r[2:])):
+        before, after = make_check(pool, "de", per), make_check(grown, "de", per)
+        kept = len(set(before) & set(after))
+        check("%s check: a tenth more pairs leaves most of it (%d of %d kept)" % (
+            name, kept, len(before)), kept >= 0.75 * len(before), True)
+        check("%s check: as many of each as before" % name, sorted(map(kind, after)),
+              sorted(map(kind, before)))
     check("copy: emoji of 3 and 4 bytes", all(c in copy_pairs.EMOJI for c in "☕✅👍🚀🧀"), True)
     check("copy: a token also inside a longer word is not used",
           copy_pairs.candidates("the Debian system, Printing System (CUPS)",

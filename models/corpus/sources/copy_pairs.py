@@ -14,10 +14,15 @@ language tokens control pieces; models/pipeline/engine_tokenizer.py reads traini
 way), and a translation should carry it through as it carries a file name.
 
 check() and control_check() make the held-out copy and control checks the same way from the
-TEST splits (another seed, the kinds or control strings in turn): each pair with the kind (or
-place) and the string that must come through unchanged (OUT/copy_check/ and
-OUT/control_check/, scored by evaluate.py as the share of translations that contain it).
+TEST splits (another seed, each kind or control string and place as often): each pair with the
+kind (or place) and the string that must come through unchanged (OUT/copy_check/ and
+OUT/control_check/, scored by evaluate.py as the share of translations that contain it). Their
+pairs are taken in an order fixed by a hash of each pair, and each pair draws its string from a
+generator seeded by itself, so a source added to the corpus changes a check only where its own
+pairs come first: the rest of the check stays as it was, and so stay comparable the figures of
+models measured before and after (a shuffle of the whole pool changed every pair).
 """
+import hashlib
 import random
 import re
 import unicodedata
@@ -90,9 +95,9 @@ def substitute(text, tok, new):
     return re.sub(EDGES % re.escape(tok), lambda _: new, text, count=1)
 
 
-def substituted(pairs, lang, count, seed, kinds=None):
-    """Up to count (english, translation, kind, new) from pairs, deterministically: kinds=None
-    draws each kind at random, else takes the kinds in turn."""
+def substituted(pairs, lang, count, seed):
+    """Up to count (english, translation, kind, new) from pairs, deterministically, each kind
+    drawn at random."""
     rng = random.Random("%s-%s" % (seed, lang))
     usable = [(s, t, c) for s, t in sorted(set(pairs)) for c in [candidates(s, t)] if c]
     rng.shuffle(usable)
@@ -101,7 +106,7 @@ def substituted(pairs, lang, count, seed, kinds=None):
         if len(out) >= count:
             break
         tok = rng.choice(toks)
-        kind = kinds[len(out) % len(kinds)] if kinds else rng.choice(KINDS)
+        kind = rng.choice(KINDS)
         new = replacement(rng, kind)
         pair = (substitute(s, tok, new), substitute(t, tok, new))
         if pair[0] not in seen and new in pair[0] and new in pair[1]:
@@ -115,10 +120,35 @@ def make(train, lang, count, seed="heed-copy"):
     return [(s, t) for s, t, _, _ in substituted(train, lang, count, seed)]
 
 
-def check(test, lang, per_kind):
+def stable_order(pairs, seed):
+    """The distinct pairs ordered by a hash of seed and the pair: a pair keeps its place among
+    the others whatever pairs are added or removed."""
+    return sorted(set(pairs), key=lambda p: hashlib.sha256(
+        ("%s\t%s\t%s" % (seed, p[0], p[1])).encode("utf-8")).digest())
+
+
+def check(test, lang, per_kind, seed="heed-copy-check"):
     """The held-out copy check: per_kind (english, translation, kind, new) of every kind, from
-    the test pairs."""
-    return substituted(test, lang, per_kind * len(KINDS), "heed-copy-check", KINDS)
+    the test pairs; each kind takes the first usable pairs of its own stable order that no
+    kind before it took."""
+    out, used = [], set()
+    for kind in KINDS:
+        taken = 0
+        for s, t in stable_order(test, "%s-%s-%s" % (seed, lang, kind)):
+            if taken == per_kind:
+                break
+            toks = candidates(s, t)
+            if s in used or not toks:
+                continue
+            rng = random.Random("%s-%s-%s" % (seed, lang, s))
+            tok = rng.choice(toks)
+            new = replacement(rng, kind)
+            pair = (substitute(s, tok, new), substitute(t, tok, new))
+            if new in pair[0] and new in pair[1]:
+                used.add(s)
+                out.append(pair + (kind, new))
+                taken += 1
+    return sorted(out)
 
 
 def typed_in(rng, src, tgt, control, place):
@@ -135,9 +165,9 @@ def typed_in(rng, src, tgt, control, place):
     return (substitute(src, tok, control + " " + tok), substitute(tgt, tok, control + " " + tok))
 
 
-def typed_controls(pairs, lang, count, seed="heed-controls", in_turn=False):
+def typed_controls(pairs, lang, count, seed="heed-controls"):
     """Up to count (english, translation, place, control) from pairs, deterministically: each
-    control string and place drawn at random, or (in_turn) taken in turn."""
+    control string and place drawn at random."""
     rng = random.Random("%s-%s" % (seed, lang))
     usable = sorted(set(pairs))
     rng.shuffle(usable)
@@ -145,9 +175,7 @@ def typed_controls(pairs, lang, count, seed="heed-controls", in_turn=False):
     for s, t in usable:
         if len(out) >= count:
             break
-        n = len(out)
-        control = CONTROLS[n % len(CONTROLS)] if in_turn else rng.choice(CONTROLS)
-        place = PLACES[n // len(CONTROLS) % len(PLACES)] if in_turn else rng.choice(PLACES)
+        control, place = rng.choice(CONTROLS), rng.choice(PLACES)
         pair = typed_in(rng, s, t, control, place)
         if pair and pair[0] not in seen:
             seen.add(pair[0])
@@ -155,7 +183,21 @@ def typed_controls(pairs, lang, count, seed="heed-controls", in_turn=False):
     return sorted(out)
 
 
-def control_check(test, lang, per_control):
+def control_check(test, lang, per_control, seed="heed-control-check"):
     """The held-out control check: per_control (english, translation, place, control) of every
-    control string, from the test pairs, the places in turn."""
-    return typed_controls(test, lang, per_control * len(CONTROLS), "heed-control-check", True)
+    control string, from the test pairs, its places in turn; each control string and place
+    takes the first usable pairs of its own stable order that none before it took."""
+    out, used = [], set()
+    for control in CONTROLS:
+        for place in PLACES:
+            want = len(range(PLACES.index(place), per_control, len(PLACES)))
+            for s, t in stable_order(test, "%s-%s-%s-%s" % (seed, lang, control, place)):
+                if want == 0:
+                    break
+                pair = None if s in used else typed_in(
+                    random.Random("%s-%s-%s" % (seed, lang, s)), s, t, control, place)
+                if pair:
+                    used.add(s)
+                    out.append(pair + (place, control))
+                    want -= 1
+    return sorted(out)
