@@ -22,8 +22,7 @@ set -euo pipefail
 init=$1 out=$2 minutes=$3
 device=${HEED_ARMS_DEVICE:-cuda}
 work=$(mktemp -d)
-mix=ding_examples=2,ding_nouns=2,freedict_examples=2,freedict_nouns=2,cldr=2,gcompris_words=2
-mix=$mix,games=2,wesnoth=2,rpgs=2,controls=2
+mix=$(cat models/pipeline/everyday.mix)
 cool=$(awk -v m="$minutes" 'BEGIN { print m / 4 }')
 
 arm() {
