@@ -440,7 +440,7 @@ def main():
         first, right = then[row[:2]]
         issue_rows.append((row[0], row[1], row[2], row[2] in right))
         out.append("| %s |" % " | ".join(x.replace("|", "\\|") for x in row + (
-            "yes" if row[2] in right else "no", first)))
+            "yes" if issue_rows[-1][3] else "no", first)))
     out += ["", "## What is still wrong\n"] + still_wrong(reports, issue_rows)
     with open(os.path.join(MODELS, "cards", args.name + ".md"), "w") as f:
         f.write("\n".join(out) + "\n")

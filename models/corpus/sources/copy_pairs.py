@@ -127,27 +127,40 @@ def stable_order(pairs, seed):
         ("%s\t%s\t%s" % (seed, p[0], p[1])).encode("utf-8")).digest())
 
 
+def first_usable(pairs, seed, want, used, make):
+    """Up to `want` rows that make(english, translation) gives (None: the pair is not usable),
+    from the pairs in their stable order for seed, skipping English sides in `used` and adding
+    those it takes."""
+    rows = []
+    for s, t in stable_order(pairs, seed):
+        if len(rows) == want:
+            break
+        row = None if s in used else make(s, t)
+        if row:
+            used.add(s)
+            rows.append(row)
+    return rows
+
+
 def check(test, lang, per_kind, seed="heed-copy-check"):
     """The held-out copy check: per_kind (english, translation, kind, new) of every kind, from
     the test pairs; each kind takes the first usable pairs of its own stable order that no
     kind before it took."""
-    out, used = [], set()
-    for kind in KINDS:
-        taken = 0
-        for s, t in stable_order(test, "%s-%s-%s" % (seed, lang, kind)):
-            if taken == per_kind:
-                break
+    def copied(kind):
+        def make(s, t):
             toks = candidates(s, t)
-            if s in used or not toks:
-                continue
+            if not toks:
+                return None
             rng = random.Random("%s-%s-%s" % (seed, lang, s))
             tok = rng.choice(toks)
             new = replacement(rng, kind)
             pair = (substitute(s, tok, new), substitute(t, tok, new))
-            if new in pair[0] and new in pair[1]:
-                used.add(s)
-                out.append(pair + (kind, new))
-                taken += 1
+            return pair + (kind, new) if new in pair[0] and new in pair[1] else None
+        return make
+
+    out, used = [], set()
+    for kind in KINDS:
+        out += first_usable(test, "%s-%s-%s" % (seed, lang, kind), per_kind, used, copied(kind))
     return sorted(out)
 
 
@@ -187,17 +200,16 @@ def control_check(test, lang, per_control, seed="heed-control-check"):
     """The held-out control check: per_control (english, translation, place, control) of every
     control string, from the test pairs, its places in turn; each control string and place
     takes the first usable pairs of its own stable order that none before it took."""
+    def typed(control, place):
+        def make(s, t):
+            pair = typed_in(random.Random("%s-%s-%s" % (seed, lang, s)), s, t, control, place)
+            return pair + (place, control) if pair else None
+        return make
+
     out, used = [], set()
     for control in CONTROLS:
         for place in PLACES:
             want = len(range(PLACES.index(place), per_control, len(PLACES)))
-            for s, t in stable_order(test, "%s-%s-%s-%s" % (seed, lang, control, place)):
-                if want == 0:
-                    break
-                pair = None if s in used else typed_in(
-                    random.Random("%s-%s-%s" % (seed, lang, s)), s, t, control, place)
-                if pair:
-                    used.add(s)
-                    out.append(pair + (place, control))
-                    want -= 1
+            out += first_usable(test, "%s-%s-%s-%s" % (seed, lang, control, place), want, used,
+                                typed(control, place))
     return sorted(out)
