@@ -34,8 +34,8 @@ import subprocess
 import sys
 
 from models import MODELS
-from models.corpus.sources import (cldr, ddtp, debian_reference, ding, freedict, games,
-                                   gcompris_words, gettext_catalogs, gnome_help,
+from models.corpus.sources import (adventures, cldr, ddtp, debian_reference, ding, freedict,
+                                   games, gcompris_words, gettext_catalogs, gnome_help,
                                    libreoffice_help, manpages, rpgs, strategy, ui, wesnoth)
 from models.corpus.sources import copy_pairs, licences
 from models.corpus.sources.common import clean
@@ -48,7 +48,8 @@ SOURCES = [("ddtp", ddtp), ("libreoffice_help", libreoffice_help), ("gnome_help"
            ("ding_nouns", ding.Nouns), ("freedict_nouns", freedict.Nouns), ("cldr", cldr),
            ("gcompris_words", gcompris_words),
            ("games", games), ("libreoffice_ui", ui.LibreOffice), ("mozilla", ui.Mozilla),
-           ("manpages", manpages), ("rpgs", rpgs), ("strategy", strategy)]
+           ("manpages", manpages), ("rpgs", rpgs), ("strategy", strategy),
+           ("adventures", adventures)]
 # Everyday sources are short and few beside documentation: their train split is repeated this many
 # times in all/ (the file train.py reads, every line once an epoch), so training sees them. The
 # source's own files are written once.

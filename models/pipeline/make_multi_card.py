@@ -59,6 +59,8 @@ SOURCES = {
             "missions (de)",
     "strategy": "science-fiction strategy games: UFO: Alien Invasion's research reports and "
                 "ufopedia, FreeOrion's encyclopedia",
+    "adventures": "adventure games: Lure of the Temptress' dialogue and descriptions, Pingus' "
+                  "level hints and story",
     "everyday": "everyday check: Wesnoth's Heir to the Throne dialogue, never trained on",
     "copy_check": "copy check: test pairs of every source with a string to copy put in",
     "control_check": "control check: test pairs with a control string (<2fr>, </s>, ...) "
