@@ -36,7 +36,8 @@ import sys
 from models import MODELS
 from models.corpus.sources import (adventures, cldr, ddtp, debian_reference, ding, freedict,
                                    games, gcompris_words, gettext_catalogs, gnome_help,
-                                   libreoffice_help, manpages, rpgs, strategy, ui, wesnoth)
+                                   libreoffice_help, manpages, pastimes, rpgs, strategy, ui,
+                                   wesnoth, zero_ad)
 from models.corpus.sources import copy_pairs, licences
 from models.corpus.sources.common import clean
 
@@ -49,7 +50,8 @@ SOURCES = [("ddtp", ddtp), ("libreoffice_help", libreoffice_help), ("gnome_help"
            ("gcompris_words", gcompris_words),
            ("games", games), ("libreoffice_ui", ui.LibreOffice), ("mozilla", ui.Mozilla),
            ("manpages", manpages), ("rpgs", rpgs), ("strategy", strategy),
-           ("adventures", adventures)]
+           ("adventures", adventures), ("pastimes", pastimes),
+           ("zero_ad", zero_ad)]
 # Everyday sources are short and few beside documentation: their train split is repeated this many
 # times in all/ (the file train.py reads, every line once an epoch), so training sees them. The
 # source's own files are written once.

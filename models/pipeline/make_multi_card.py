@@ -61,6 +61,10 @@ SOURCES = {
                 "ufopedia, FreeOrion's encyclopedia",
     "adventures": "adventure games: Lure of the Temptress' dialogue and descriptions, Pingus' "
                   "level hints and story",
+    "pastimes": "pastimes: OpenClonk's tutorials, missions and descriptions (de), AisleRiot's "
+                "solitaire rules and hints",
+    "zero_ad": "0 A.D.: its civilizations' histories, units' and technologies' tooltips, "
+               "maps' descriptions, tutorials, loading-screen quotes and menus",
     "everyday": "everyday check: Wesnoth's Heir to the Throne dialogue, never trained on",
     "copy_check": "copy check: test pairs of every source with a string to copy put in",
     "control_check": "control check: test pairs with a control string (<2fr>, </s>, ...) "

@@ -9,7 +9,7 @@ gettext and wesnoth). Each message's English original is paired with its human t
   <lang>.lua (["English"] = "Deutsch", the missions' dialogue);
 - GCompris: Qt .qm catalogs, whose messages carry the English source text.
 Fuzzy, plural and untranslated messages, and those with placeholders, are dropped as in
-gettext_catalogs. 0 A.D. is not read: its translations sit inside the 1.4 GB 0ad-data package.
+gettext_catalogs. 0 A.D. has a module of its own (zero_ad: its catalogs sit inside public.zip).
 """
 import glob
 import os
@@ -30,32 +30,47 @@ GCOMPRIS = "usr/share/gcompris-qt/translations"
 SUPERTUX = "usr/share/games/supertux2"
 
 
-def po_messages(path):
-    """(msgid, msgstr) of a .po file: no header, no fuzzy, no plural, no context."""
+def po_entries(lines):
+    """The entries of a .po text, as dicts: each field's text as written (msgctxt, msgid,
+    msgid_plural, msgstr, msgstr[N], escapes left in), "fuzzy" when so flagged and "refs", the
+    source places its "#:" lines name (which a source may filter on)."""
     entries, cur, field = [], {}, None
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in list(f) + [""]:
-            line = line.strip()
-            if not line:
-                if cur:
-                    entries.append(cur)
-                cur, field = {}, None
-                continue
-            if line.startswith("#,") and "fuzzy" in line:
-                cur["fuzzy"] = True
-            elif line.startswith("#"):
-                continue
-            m = re.match(r'^(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+"(.*)"$', line)
-            if m:
-                field = m.group(1)
-                cur[field] = m.group(2)
-            elif line.startswith('"') and field:
-                cur[field] += line[1:-1]
+    for line in list(lines) + [""]:
+        line = line.strip()
+        if not line:
+            if cur:
+                entries.append(cur)
+            cur, field = {}, None
+            continue
+        if line.startswith("#,") and "fuzzy" in line:
+            cur["fuzzy"] = True
+        elif line.startswith("#:"):
+            cur["refs"] = cur.get("refs", []) + line[2:].split()
+        elif line.startswith("#"):
+            continue
+        m = re.match(r'^(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+"(.*)"$', line)
+        if m:
+            field = m.group(1)
+            cur[field] = m.group(2)
+        elif line.startswith('"') and field:
+            cur[field] += line[1:-1]
+    return entries
+
+
+def po_translated(entries):
+    """(msgid, msgstr) of po_entries' entries: no header, no fuzzy, no plural, no untranslated
+    message."""
     for e in entries:
         if e.get("fuzzy") or "msgid_plural" in e or not e.get("msgid") or not e.get("msgstr"):
             continue
         unescape = lambda s: s.replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
         yield unescape(e["msgid"]), unescape(e["msgstr"])
+
+
+def po_messages(path):
+    """(msgid, msgstr) of a .po file: no header, no fuzzy, no plural, no context."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        yield from po_translated(po_entries(f))
 
 
 def clean_messages(found):

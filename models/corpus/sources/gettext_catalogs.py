@@ -45,10 +45,11 @@ def catalogs(root, lang, exclude=()):
 
 
 def claimed():
-    """Domains other modules own (games.py, rpgs.py, adventures.py: read there, or left unread
-    on purpose): left to them, whatever package put them in the root."""
-    from . import adventures, games, rpgs  # why: here, not at the top: all import this module
-    return set(games.DOMAINS) | set(rpgs.DOMAINS) | set(rpgs.UNREAD) | set(adventures.UNREAD)
+    """Domains other modules own (games.py, rpgs.py, adventures.py, pastimes.py: read there, or
+    left unread on purpose): left to them, whatever package put them in the root."""
+    from . import adventures, games, pastimes, rpgs  # why: here: all import this module
+    return (set(games.DOMAINS) | set(rpgs.DOMAINS) | set(rpgs.UNREAD) | set(adventures.UNREAD)
+            | set(pastimes.DOMAINS))
 
 
 def pairs(root, lang):

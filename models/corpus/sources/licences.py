@@ -17,13 +17,15 @@ KNOWN = re.compile(r"\b(GPL-?[23](?:\+| or later)?|LGPL-?[23](?:\.1)?\+?|GNU (?:
                    r"General Public License(?:,? [Vv]ersion \d(?:\.\d)?)?|MPL-?2\.0|Mozilla "
                    r"Public License(?: 2\.0)?|Apache-2\.0|BSD-\d-clause|MIT|Unicode-DFS-20\d\d|"
                    r"Unicode(?: License| Terms of Use)|CC-BY-SA-\d\.\d|CC-BY-\d\.\d|CC0-1\.0|"
-                   r"Expat|public domain|AGPL-3\.0\+?)", re.I)
+                   r"Expat|public domain|AGPL-3\.0\+?|ISC\b)", re.I)
 # licences a free-form copyright file states by their wording or under a long name, not by a
 # short one (freedink-data: its story under the zlib wording, its artwork "Creative Commons 3.0
-# Attribution")
+# Attribution"; openclonk-data: content under "Creative Commons Attribution 3.0" or "CC0")
 WORDED = [(re.compile(r"Permission is granted to anyone to use this software for any purpose,\s+"
                       r"including commercial applications, and to alter it", re.I), "zlib"),
-          (re.compile(r"Creative Commons (\d\.\d) Attribution(?!-)", re.I), "CC-BY-%s")]
+          (re.compile(r"Creative Commons (\d\.\d) Attribution(?!-)", re.I), "CC-BY-%s"),
+          (re.compile(r"Creative Commons Attribution (\d\.\d)", re.I), "CC-BY-%s"),
+          (re.compile(r"Creative Commons\s+CC0", re.I), "CC0-1.0")]
 
 
 def main_licence(text):

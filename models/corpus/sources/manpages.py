@@ -7,8 +7,10 @@ blocks at the structural macros (.SH, .SS, .PP, .TP, .IP, …); text in no-fill 
 .EX, tables) is skipped, font escapes and macros are removed. A page is used only when both
 sides give the same sequence of block kinds (the same macro starting each block; whole sections
 at the end may differ, the translation adds its translators' section), and then aligned block by
-block; a page whose structure differs, or whose original is not in these two
-packages (most of section 1 and 8), is dropped, not guessed.
+block; a page whose structure differs, or whose original is not in the root (most of section 1
+and 8 of manpages-de/-fr), is dropped, not guessed. The root is every source's: a page another
+source's package installs in English and in the language is read too (Inkscape's, since the
+gettext source; lure's launcher options, 8 pairs in train, since the adventures source).
 """
 import glob
 import gzip
