@@ -18,17 +18,20 @@ BLOCKS = {MAL + t for t in ("title", "desc", "p", "td")}
 SKIP = {MAL + "info", MAL + "credit", MAL + "license", MAL + "code", MAL + "screen"}
 
 
-def blocks(path):
+def blocks(path, kinds=BLOCKS, skip=SKIP):
+    """The text blocks of a help page in order: the innermost elements whose tag is in `kinds`,
+    none inside a `skip` element; None when the page does not parse (pastimes.py reads
+    AisleRiot's DocBook pages with its own tags)."""
     try:
         tree = ET.parse(path)
-    except ET.ParseError:
+    except (ET.ParseError, OSError):
         return None
     out = []
 
     def walk(e):
-        if e.tag in SKIP:
+        if e.tag in skip:
             return
-        if e.tag in BLOCKS and not any(c.tag in BLOCKS for c in e.iter() if c is not e):
+        if e.tag in kinds and not any(c.tag in kinds for c in e.iter() if c is not e):
             out.append(clean("".join(e.itertext())))
             return
         for c in e:

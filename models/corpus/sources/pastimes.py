@@ -44,10 +44,8 @@ import gzip
 import os
 import re
 import struct
-import xml.etree.ElementTree as ET
 
-from . import strategy
-from .common import clean
+from . import gnome_help, strategy
 from .gettext_catalogs import MNEMONIC, PLACEHOLDER, message_pairs
 
 PACKAGES = {"all": ["openclonk-data", "aisleriot"]}
@@ -211,22 +209,7 @@ def clonk_pairs(root, lang):
 def help_blocks(path):
     """The text blocks of an AisleRiot help page in order (innermost blocks only; the
     licence notice left out), or None when it does not parse."""
-    try:
-        root = ET.parse(path).getroot()
-    except (ET.ParseError, OSError):
-        return None
-    out = []
-
-    def walk(e):
-        if e.tag in HELP_SKIP:
-            return
-        if e.tag in HELP_BLOCKS and not any(c.tag in HELP_BLOCKS for c in e.iter() if c is not e):
-            out.append(clean("".join(e.itertext())))
-            return
-        for c in e:
-            walk(c)
-    walk(root)
-    return out
+    return gnome_help.blocks(path, HELP_BLOCKS, HELP_SKIP)
 
 
 def help_pairs(root, lang):
