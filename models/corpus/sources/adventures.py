@@ -42,6 +42,7 @@ import struct
 import unicodedata
 
 from . import games, strategy
+from .common import each_once
 from .gettext_catalogs import PLACEHOLDER
 
 PACKAGES = {"all": ["lure-of-the-temptress", "pingus-data"]}
@@ -303,9 +304,5 @@ def pingus_pairs(root, lang):
 
 def pairs(root, lang):
     """Lure's pairs, then Pingus', each pair once."""
-    seen = set()
-    for pair in (p for found in (lure_pairs(root, lang), pingus_pairs(root, lang))
-                 for p in found):
-        if pair not in seen:  # why: Lure repeats lines ("I don't want it, sir.") in many texts
-            seen.add(pair)
-            yield pair
+    # why: Lure repeats lines ("I don't want it, sir.") in many texts
+    return each_once(lure_pairs(root, lang), pingus_pairs(root, lang))

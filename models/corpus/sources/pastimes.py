@@ -46,6 +46,7 @@ import re
 import struct
 
 from . import gnome_help, strategy
+from .common import each_once
 from .gettext_catalogs import MNEMONIC, PLACEHOLDER, message_pairs
 
 PACKAGES = {"all": ["openclonk-data", "aisleriot"]}
@@ -234,9 +235,5 @@ def catalog_pairs(root, lang):
 
 def pairs(root, lang):
     """OpenClonk's pairs, then AisleRiot's help and catalog, each pair once."""
-    seen = set()
-    for found in (clonk_pairs(root, lang), help_pairs(root, lang), catalog_pairs(root, lang)):
-        for pair in found:
-            if pair not in seen:  # why: AisleRiot's pages repeat their rows ("Four piles.")
-                seen.add(pair)
-                yield pair
+    # why: AisleRiot's pages repeat their rows ("Four piles.")
+    return each_once(clonk_pairs(root, lang), help_pairs(root, lang), catalog_pairs(root, lang))

@@ -29,7 +29,7 @@ are left to build_corpus's "identical sides" rule, which drops them.
 import os
 import re
 
-from .common import clean, strip_markup
+from .common import clean, each_once, strip_markup
 from .ddtp import SENT_END
 from .gettext_catalogs import PLACEHOLDER, catalog
 
@@ -161,11 +161,7 @@ def freeorion_pairs(en_path, tr_path):
 
 def pairs(root, lang):
     """UFO: AI's pairs, then FreeOrion's, each pair once."""
-    seen = set()
-    found = ufoai_pairs(os.path.join(root, UFOAI % lang))
     en_table = os.path.join(root, FREEORION % "en")
-    both = [found, freeorion_pairs(en_table, os.path.join(root, FREEORION % lang))]
-    for pair in (p for source in both for p in source):
-        if pair not in seen:  # why: FreeOrion repeats expanded text ([[KEY]]) in many entries
-            seen.add(pair)
-            yield pair
+    # why: FreeOrion repeats expanded text ([[KEY]]) in many entries
+    return each_once(ufoai_pairs(os.path.join(root, UFOAI % lang)),
+                     freeorion_pairs(en_table, os.path.join(root, FREEORION % lang)))

@@ -49,6 +49,7 @@ import re
 import zipfile
 
 from . import games, strategy
+from .common import each_once
 
 PACKAGES = {"all": ["0ad-data"]}
 PUBLIC = "usr/share/games/0ad/mods/public/public.zip"
@@ -124,10 +125,6 @@ def pairs(root, lang):
     path = os.path.join(root, PUBLIC)
     if not os.path.exists(path):
         return
-    seen = set()
     with zipfile.ZipFile(path) as archive:
-        for domain in DOMAINS:
-            for pair in domain_pairs(archive, lang, domain):
-                if pair not in seen:  # why: the same tooltip serves many units and buildings
-                    seen.add(pair)
-                    yield pair
+        # why: the same tooltip serves many units and buildings
+        yield from each_once(*(domain_pairs(archive, lang, d) for d in DOMAINS))
