@@ -255,6 +255,13 @@ def french_nouns_from_two_dictionaries():
     check("together: fish / poisson in 3 pairs, Dice 2 * 3 / (3 + 3)",
           seen["fish", "poisson"], (3, 1.0, 6))
     check("together: plurals count (fishing is not fish)", seen["fish", "pêcher"], (0, 0.0, 5))
+    stairs = {Noun("stair", "stairs", "marche", "marches", "f"): (1, True),
+              Noun("stairs", "stairs", "escalier", "escaliers", "m"): (1, True)}
+    stairs_text = [("Up the stairs.", "En haut de l'escalier.")] * 2
+    for order in (list(stairs), list(reversed(list(stairs)))):
+        check("together: a form two nouns share counts for both, in either order (%s first)"
+              % order[0].en, freedict.together({n: stairs[n] for n in order}, stairs_text),
+              {("stair", "marche"): (0, 0.0, 2), ("stairs", "escalier"): (2, 1.0, 4)})
     chosen = {(n.en, n.word) for n in freedict.choose(nouns, seen)}
     check("choose: text vouches for sac / bag, poisson / fish, lieu / place",
           {("bag", "sac"), ("fish", "poisson"), ("place", "lieu")} <= chosen, True)

@@ -174,15 +174,19 @@ RARE = 100  # pairs with either word, under which the text has no say on a pair 
 
 def together(candidates, text):
     """{(English, French): (pairs of text holding both, Dice, pairs holding either)} for every
-    candidate noun, counted on the words and their plurals, lower case."""
-    forms_en, forms_fr = {}, {}
+    candidate noun, counted on the words and their plurals, lower case. A written form counts for
+    every noun it is a form of ("stairs": the noun stairs and the plural of stair), so the counts
+    do not hang on the candidates' order."""
+    forms_en, forms_fr = collections.defaultdict(set), collections.defaultdict(set)
     for n in candidates:
-        forms_en.update({n.en: n.en, n.en_plural: n.en})
-        forms_fr.update({n.word: n.word, n.plural: n.word})
+        forms_en[n.en].add(n.en)
+        forms_en[n.en_plural].add(n.en)
+        forms_fr[n.word].add(n.word)
+        forms_fr[n.plural].add(n.word)
     count_en, count_fr, both = collections.Counter(), collections.Counter(), collections.Counter()
     for en, fr in text:
-        es = {forms_en[w] for w in LETTERS.findall(en.lower()) if w in forms_en}
-        fs = {forms_fr[w] for w in LETTERS.findall(fr.lower()) if w in forms_fr}
+        es = set().union(*(forms_en[w] for w in LETTERS.findall(en.lower()) if w in forms_en))
+        fs = set().union(*(forms_fr[w] for w in LETTERS.findall(fr.lower()) if w in forms_fr))
         count_en.update(es)
         count_fr.update(fs)
         both.update((e, f) for e in es for f in fs)
