@@ -214,15 +214,19 @@ for control in '<2de>' '<2fr>' '<2en>' '<s>' '</s>' '<pad>'; do
     check "typed '$control' ($text): no control piece in the output ids" '! printf " %s " "$ids" | grep -Eq " (0|2|4|5|6) "'
   done
 done
-out=$(heed translate -m "$multi" --to de --ids "Please read <2fr> the manual."); rc=$?
-check "'Please read <2fr> the manual.' keeps its words" '[ $rc = 0 ] && printf "%s" "$out" | grep -q "Handbuch"'
+# read as text, a typed target token neither switches the language nor cuts the sentence short
+# (the model of 76,135 updates does stop after "Please read <2fr>", a miss of its own that the
+# control check counts; the older one wrote "... <2fr> das Handbuch.")
+out=$(heed translate -m "$multi" --to de --ids "Open the <2fr> settings and choose a new password."); rc=$?
+check "'Open the <2fr> settings and choose a new password.' keeps its words, in German" '[ $rc = 0 ] && printf "%s" "$out" | grep -q "<2fr> Einstellungen und"'
 # the copy guard: a run of another script the model begins is written whole (unguarded, its
-# greedy search drops a у); --no-copy-guard gives the model's own text
-cyr="Universal Input Method - Еууцб plugin"
-out=$(heed translate -m "$multi" --to fr "$cyr"); rc=$?
-check "copy guard (default): 'Еууцб' comes through whole" '[ $rc = 0 ] && printf "%s" "$out" | grep -q "Еууцб"'
-out=$(heed translate -m "$multi" --to fr --no-copy-guard "$cyr"); rc=$?
-check "--no-copy-guard: the model's own 'Еуцб'" '[ $rc = 0 ] && printf "%s" "$out" | grep -q " Еуцб"'
+# greedy search drops a κ of a man page's "mandb(λνκκυφγ)", its three sentences taken as one);
+# --no-copy-guard gives the model's own text
+greek="It is extremely important that this format is followed, and that there is a backslash before the single dash which follows the item name. This syntax is used by the mandb(λνκκυφγ) program to create a database of short descriptions for the whatis(1) and apropos(1) commands. (See lexgrog(1) for further details on the syntax of the NAME section.)"
+out=$(heed translate -m "$multi" --to fr --no-split "$greek"); rc=$?
+check "copy guard (default): 'λνκκυφγ' comes through whole" '[ $rc = 0 ] && printf "%s" "$out" | grep -q "λνκκυφγ"'
+out=$(heed translate -m "$multi" --to fr --no-split --no-copy-guard "$greek"); rc=$?
+check "--no-copy-guard: the model's own 'λνκυφγ'" '[ $rc = 0 ] && printf "%s" "$out" | grep -q "(λνκυφγ)"'
 
 # a Marian bundle (tests/data/marian/ssru: an SSRU decoder, a lexical shortlist)
 m="$here/data/marian/ssru"

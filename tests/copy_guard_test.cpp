@@ -1,6 +1,6 @@
 // The copy guard: which spans a source holds (translator/copy_spans.h), where a hypothesis is
 // inside one and what it may write next (decoding/copy_guard.h), on made-up pieces; then the
-// four-way model, whose unguarded search writes "Еууцб" as "Еуцб".
+// four-way model, whose unguarded search writes "λνκκυφγ" as "λνκυφγ".
 #include "decoding/copy_guard.h"
 
 #include <gtest/gtest.h>
@@ -189,8 +189,9 @@ TEST(CopyRules, SpansAndEveryCharacterToCopy) {
     EXPECT_EQ(r.chars, U"Ωωвлос😀");  // ascending, each once
 }
 
-// The four-way model: without the guard, greedy and beam search write "greffon Еуцб" for
-// "Еууцб plugin" (the copy check, en → fr); the guard keeps what the model began whole.
+// The four-way model: without the guard, greedy and beam search write "mandb(λνκυφγ)" for
+// "mandb(λνκκυφγ)" in a man page's three sentences taken as one (the copy check, en → fr); the
+// guard keeps what the model began whole.
 // why both ways: a later model that copies this itself makes the test say so, instead of
 // passing without the guard doing anything (then take a span it drops from the copy check).
 TEST(CopyGuardModel, KeepsABegunRunWhole) {
@@ -199,13 +200,18 @@ TEST(CopyGuardModel, KeepsABegunRunWhole) {
         heed::TranslateOptions o;
         o.to = "fr";
         o.beam_size = beam;
-        const std::vector<std::string> source{"Universal Input Method - Еууцб plugin"};
+        const std::vector<std::string> source{
+            "It is extremely important that this format is followed, and that there is a "
+            "backslash before the single dash which follows the item name. This syntax is used "
+            "by the mandb(λνκκυφγ) program to create a database of short descriptions for the "
+            "whatis(1) and apropos(1) commands. (See lexgrog(1) for further details on the "
+            "syntax of the NAME section.)"};
         const std::string text = tr->translate(source, o).at(0).text;
-        EXPECT_NE(text.find("Еууцб"), std::string::npos) << "beam " << beam << ": " << text;
+        EXPECT_NE(text.find("λνκκυφγ"), std::string::npos) << "beam " << beam << ": " << text;
         o.copy_guard = false;
         const std::string raw = tr->translate(source, o).at(0).text;
-        EXPECT_EQ(raw.find("Еууцб"), std::string::npos) << "beam " << beam << ": " << raw;
-        EXPECT_NE(raw.find("Еуцб"), std::string::npos) << "beam " << beam << ": " << raw;
+        EXPECT_EQ(raw.find("λνκκυφγ"), std::string::npos) << "beam " << beam << ": " << raw;
+        EXPECT_NE(raw.find("λνκυφγ"), std::string::npos) << "beam " << beam << ": " << raw;
     }
 }
 
