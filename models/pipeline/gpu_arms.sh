@@ -1,14 +1,16 @@
 #!/bin/bash
-# Trains the multilingual model on one lent GPU for a fixed time: two runs ("arms") side by side
-# from the same weights-only checkpoint, each cooling its rate down to zero over the last quarter
-# of the time, then packs both exports and logs for the trip back.
+# Trains the multilingual model on one lent GPU for a fixed time: two runs ("arms", or more) side
+# by side from the same weights-only checkpoint, each cooling its rate down to zero over the last
+# quarter of the time, then packs the exports and logs for the trip back.
 #
 # Usage (repository root, models/data built or unpacked there):
 #   bash models/pipeline/gpu_arms.sh INIT.f16.heed OUT_DIR MINUTES
 # Writes OUT_DIR/arms.tar.xz.aa, .ab, ... (15 MiB pieces: cat them, then tar xJf) holding
 # a.f16.heed, b.f16.heed and each arm's train.log. HEED_ARMS_DEVICE=cpu tries it without a GPU
-# (HEED_ARMS_TOKENS: another --max-tokens, e.g. 1024 for such a try; HEED_ARMS_LRS: the two
-# arms' held rates, default "4e-4 8e-4").
+# (HEED_ARMS_TOKENS: another --max-tokens, e.g. 1024 for such a try; HEED_ARMS_LRS: the arms'
+# held rates, one arm each, default "4e-4 8e-4"; a third and fourth rate make arms d and e, c
+# being the name the README gives the run from the arms' mean; the H200 ran two arms at 9.3-9.7
+# updates a second each, and nobody has timed three there: check the steps a second in the logs).
 #
 # why two arms: a lent machine is there for one try, and its 8x larger batches need a larger
 # rate than the CPU's held 1.5e-4 by an amount nobody here measured; two rates side by side give
@@ -37,21 +39,29 @@ arm() {
     "$@" >"$work/$name.out" 2>&1
 }
 
-read -r lr_a lr_b <<<"${HEED_ARMS_LRS:-4e-4 8e-4}"
-arm a --lr "$lr_a" --dropout 0 &
-a=$!
-arm b --lr "$lr_b" --dropout 0 &
-b=$!
+read -r -a lrs <<<"${HEED_ARMS_LRS:-4e-4 8e-4}"
+letters=(a b d e)
+[ "${#lrs[@]}" -ge 1 ] && [ "${#lrs[@]}" -le "${#letters[@]}" ] ||
+  { echo "gpu_arms: HEED_ARMS_LRS names 1 to ${#letters[@]} rates, got '${lrs[*]}'" >&2; exit 2; }
+names=("${letters[@]:0:${#lrs[@]}}")
+pids=()
+for i in "${!lrs[@]}"; do
+  arm "${names[$i]}" --lr "${lrs[$i]}" --dropout 0 &
+  pids+=($!)
+done
 status=0
-wait $a || status=$?
-wait $b || status=$?
-for name in a b; do
+for pid in "${pids[@]}"; do
+  wait "$pid" || status=$?
+done
+for name in "${names[@]}"; do
   echo "== arm $name"
   tail -n 25 "$work/$name.out"
   cp "$work/$name/train.log" "$work/$name.train.log" 2>/dev/null || true
 done
 mkdir -p "$out"
-(cd "$work" && ls a.f16.heed b.f16.heed a.train.log b.train.log a.out b.out 2>/dev/null |
+files=()
+for name in "${names[@]}"; do files+=("$name.f16.heed" "$name.train.log" "$name.out"); done
+(cd "$work" && ls "${files[@]}" 2>/dev/null |
   tar cf - -T - | xz -T0 -3 | split -b 15M - "$out/arms.tar.xz.")
 ls -la "$out"
 exit $status
