@@ -9,8 +9,8 @@ import struct
 import sys
 import tempfile
 
-from models.corpus.sources import (copy_pairs, ding, freedict, games, gettext_catalogs,
-                                   licences, rpgs, templates, ui)
+from models.corpus.sources import (copy_pairs, ding, ding_verbs, freedict, games,
+                                   gettext_catalogs, licences, rpgs, templates, ui)
 from models.corpus.sources.templates import Noun
 
 FAILED = []
@@ -229,6 +229,7 @@ def main():
         check("licences: a free-form file's zlib wording and long CC name",
               licences.licences_of(root, "game-data")[0], ["GPL-3", "zlib", "CC-BY-3.0"])
     french_nouns_from_two_dictionaries()
+    ding_verbs_in_sentences()
     print("corpus_sources_test: %d failed" % len(FAILED))
     return 1 if FAILED else 0
 
@@ -270,6 +271,98 @@ def french_nouns_from_two_dictionaries():
           [("station", "gare")])
     check("choose: a pair one dictionary alone lists needs the text (sofa: soude, canapé)",
           sorted(p for p in chosen if p[0] == "sofa"), [])
+
+
+DING_VERBS = (
+    # a regular verb, pronouns given, its English note an argument
+    "warten {vi} (auf; bis) | wartend | gewartet | er/sie wartet | ich/er/sie wartete | "
+    "er/sie hat/hatte gewartet | Warte! :: to wait (for) | waiting | waited | he/she waits | "
+    "I/he/she waited | he/she has/had waited | Wait!\n"
+    # a strong verb, {vi} after all alternatives, "du" before the third person
+    "schlafen; pennen [Norddt.] [ugs.] {vi} | schlafend; pennend | geschlafen; gepennt | "
+    "du schläfst | er/sie schläft | ich/er/sie schlief | er/sie hat/hatte geschlafen :: "
+    "to sleep {slept; slept}; to kip [Br.] [coll.] | sleeping; kipping | slept; kipped | "
+    "you sleep | he/she sleeps | I/he/she slept | he/she has/had slept\n"
+    # separable, forms without pronouns
+    "aufstehen {vi} | aufstehend | aufgestanden | steht auf | stand auf :: to get up | "
+    "getting up | got up | gets up | got up\n"
+    # a present but no past; a noun in the rest (no "nicht")
+    "in Ohnmacht fallen {vi} | in Ohnmacht fallend | in Ohnmacht gefallen | fällt in Ohnmacht "
+    "| Sie fiel in Ohnmacht. :: to faint | fainting | fainted | faints | She fainted.\n"
+    # skipped: transitive; a subject area; a note naming the subject; a form without its
+    # particle; no third person
+    "essen {vt} | essend | gegessen | er/sie isst | ich/er/sie aß :: to eat {ate; eaten} | "
+    "eating | eaten | he/she eats | I/he/she ate\n"
+    "investieren {vi} [fin.] | investierend | investiert | investiert | investierte :: "
+    "to invest | investing | invested | invests | invested\n"
+    "bellen {vi} (Hund) | bellend | gebellt | bellt | bellte :: to bark (of a dog) | barking | "
+    "barked | barks | barked\n"
+    "durchdringen {vi} | durchdringend | durchgedrungen | dringt | drang :: to come through | "
+    "coming through | come through | comes through | came through\n"
+    "lachen {vi} | lachend | gelacht :: to laugh | laughing | laughed\n")
+
+
+def ding_verbs_in_sentences():
+    """Ding's verbs (ding_verbs.py): which entries are read, their forms, and the sentences."""
+    with tempfile.TemporaryDirectory() as root:
+        path = os.path.join(root, ding.PATH)
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w") as f:
+            f.write(DING_VERBS)
+        entries = [ding_verbs.verb_entry(u) for u in ding.lines(root)]
+        found = ding_verbs.verbs(root)
+        made = list(ding_verbs.pairs(root, "de"))
+        check("ding verbs: nothing for French", list(ding_verbs.pairs(root, "fr")), [])
+    check("ding verbs: vi entries with the third person on both sides, nothing else",
+          [e[:2] if e else None for e in entries],
+          [("warten", "wait"), ("schlafen", "sleep"), ("aufstehen", "get up"),
+           ("in Ohnmacht fallen", "faint"), None, None, None, None, None])
+    check("ding verbs: the forms of a strong verb", entries[1][2],
+          {"ing": (None, ("sleeping", "")), "present": (("schläft", ""), ("sleeps", "")),
+           "past": (("schlief", ""), ("slept", ""))})
+    check("ding verbs: a separable verb's particle is its rest", entries[2][2],
+          {"ing": (None, ("getting", "up")), "present": (("steht", "auf"), ("gets", "up")),
+           "past": (("stand", "auf"), ("got", "up"))})
+    check("ding verbs: no past where Ding gives none", "past" in entries[3][2], False)
+    check("ding verbs: each verb once", sorted(e[0] for e in found),
+          ["aufstehen", "in Ohnmacht fallen", "schlafen", "warten"])
+    rows = {row[0]: row for row in ding_verbs.PATTERNS}
+    child, he, she = ("the child", "das Kind"), ("he", "er"), ("she", "sie")
+    _, _, sleep = entries[1]
+    _, _, get_up = entries[2]
+    _, _, faint = entries[3]
+    for pattern, subject, en_inf, forms, want in [
+            ("present", child, "sleep", sleep, ("The child sleeps.", "Das Kind schläft.")),
+            ("progressive", he, "sleep", sleep, ("He is sleeping.", "Er schläft.")),
+            ("question", he, "sleep", sleep, ("Is he sleeping?", "Schläft er?")),
+            ("question", child, "get up", get_up,
+             ("Is the child getting up?", "Steht das Kind auf?")),
+            ("why", she, "get up", get_up, ("Why is she getting up?", "Warum steht sie auf?")),
+            ("now", child, "get up", get_up,
+             ("The child is getting up now.", "Das Kind steht jetzt auf.")),
+            ("today", she, "sleep", sleep, ("Today she is sleeping.", "Heute schläft sie.")),
+            ("often", he, "get up", get_up, ("He often gets up.", "Er steht oft auf.")),
+            ("not", child, "get up", get_up,
+             ("The child is not getting up.", "Das Kind steht nicht auf.")),
+            ("past", she, "sleep", sleep, ("She slept.", "Sie schlief.")),
+            ("yesterday", child, "get up", get_up,
+             ("The child got up yesterday.", "Das Kind stand gestern auf.")),
+            ("did not", he, "get up", get_up, ("He did not get up.", "Er stand nicht auf.")),
+            ("question", child, "faint", faint,
+             ("Is the child fainting?", "Fällt das Kind in Ohnmacht?")),
+            ("now", he, "faint", faint, ("He is fainting now.", "Er fällt jetzt in Ohnmacht."))]:
+        check("ding verbs: %s, %s, %s" % (pattern, subject[0], en_inf),
+              ding_verbs.sentence(rows[pattern], subject, en_inf, forms), want)
+    check("ding verbs: no past, no nicht before a noun",
+          [r[0] for r in ding_verbs.patterns_for("faint", faint)],
+          ["present", "progressive", "question", "why", "now", "today", "often"])
+    check("ding verbs: PER_VERB sentences a verb, at most its patterns", len(made),
+          sum(min(ding_verbs.PER_VERB, len(ding_verbs.patterns_for(e, f))) for _, e, f in found))
+    every = {ding_verbs.sentence(row, subject, e, f) for _, e, f in found
+             for row in ding_verbs.patterns_for(e, f) for subject in ding_verbs.SUBJECTS}
+    check("ding verbs: every sentence one of the patterns", set(made) <= every, True)
+    check("ding verbs: deterministic", made, list(ding_verbs.sentences(found)))
+    check("ding verbs: no sentence twice", len(set(made)), len(made))
 
 
 if __name__ == "__main__":

@@ -34,8 +34,8 @@ import subprocess
 import sys
 
 from models import MODELS
-from models.corpus.sources import (adventures, cldr, ddtp, debian_reference, ding, freedict,
-                                   games, gcompris_words, gettext_catalogs, gnome_help,
+from models.corpus.sources import (adventures, cldr, ddtp, debian_reference, ding, ding_verbs,
+                                   freedict, games, gcompris_words, gettext_catalogs, gnome_help,
                                    libreoffice_help, manpages, pastimes, rpgs, strategy, ui,
                                    wesnoth, zero_ad)
 from models.corpus.sources import copy_pairs, licences
@@ -46,7 +46,8 @@ SOURCES = [("ddtp", ddtp), ("libreoffice_help", libreoffice_help), ("gnome_help"
            ("debian_reference", debian_reference), ("gettext", gettext_catalogs),
            ("wesnoth", wesnoth), ("freedict_examples", freedict.Examples),
            ("freedict_words", freedict.Words), ("ding_examples", ding.Examples),
-           ("ding_nouns", ding.Nouns), ("freedict_nouns", freedict.Nouns), ("cldr", cldr),
+           ("ding_nouns", ding.Nouns), ("ding_verbs", ding_verbs.Verbs),
+           ("freedict_nouns", freedict.Nouns), ("cldr", cldr),
            ("gcompris_words", gcompris_words),
            ("games", games), ("libreoffice_ui", ui.LibreOffice), ("mozilla", ui.Mozilla),
            ("manpages", manpages), ("rpgs", rpgs), ("strategy", strategy),
