@@ -3,6 +3,7 @@ article, case and gender; French elision, gender and number; English a/an), the 
 parser, the Fluent and Qt catalog readers, and the synthetic copy pairs (deterministic, the
 token copied on both sides). Run from the repository root: python3 -m tests.corpus_sources_test
 (stdlib only)."""
+import gzip
 import os
 import random
 import struct
@@ -10,7 +11,7 @@ import sys
 import tempfile
 
 from models.corpus.sources import (copy_pairs, ding, ding_verbs, freedict, games,
-                                   gettext_catalogs, licences, rpgs, templates, ui)
+                                   gettext_catalogs, licences, rpgs, templates, ui, verbs_fr)
 from models.corpus.sources.templates import Noun
 
 FAILED = []
@@ -230,6 +231,7 @@ def main():
               licences.licences_of(root, "game-data")[0], ["GPL-3", "zlib", "CC-BY-3.0"])
     french_nouns_from_two_dictionaries()
     ding_verbs_in_sentences()
+    french_verbs_in_sentences()
     print("corpus_sources_test: %d failed" % len(FAILED))
     return 1 if FAILED else 0
 
@@ -363,6 +365,130 @@ def ding_verbs_in_sentences():
     check("ding verbs: every sentence one of the patterns", set(made) <= every, True)
     check("ding verbs: deterministic", made, list(ding_verbs.sentences(found)))
     check("ding verbs: no sentence twice", len(set(made)), len(made))
+
+
+FR_DING = (
+    "tanzen {vi} | tanzend | getanzt | er/sie tanzt | ich/er/sie tanzte :: to dance | dancing | "
+    "danced | he/she dances | I/he/she danced\n"
+    "schlafen {vi} | schlafend | geschlafen | er/sie schläft | ich/er/sie schlief :: to sleep | "
+    "sleeping | slept | he/she sleeps | I/he/she slept\n"
+    "weggehen {vi} | weggehend | weggegangen | geht weg | ging weg :: to leave | leaving | left | "
+    "leaves | left\n"
+    "ankommen {vi} | ankommend | angekommen | kommt an | kam an :: to arrive | arriving | "
+    "arrived | arrives | arrived\n"
+    "aufstehen {vi} | aufstehend | aufgestanden | steht auf | stand auf :: to get up | "
+    "getting up | got up | gets up | got up\n")
+# eng-fra and fra-eng entries: sleep lists coucher first, which fra-eng does not give back as
+# sleep; get up has only the pronominal se lever
+FR_FREEDICT = {
+    "eng-fra": ["dance /dɑːns/\ndanser\n", "sleep /sliːp/\n1. coucher, dormir\n2. sommeil\n",
+                "leave /liːv/\n1. partir, s'en aller\n", "arrive /əraiv/\narriver\n",
+                "get up /getʌp/\nse lever\n"],
+    "fra-eng": ["danser\ndance\n", "coucher\nlay, put to bed\n", "dormir\nsleep\n",
+                "partir\nleave\n", "arriver\narrive\n", "se lever\nget up\n"]}
+FR_VERBS = ("<?xml version=\"1.0\"?>\n<verbs-fr>\n<v><i>arriver</i><t>aim:er</t></v>\n"
+            "<v><i>coucher</i><t>aim:er</t></v>\n<v><i>danser</i><t>aim:er</t></v>\n"
+            "<v><i>dormir</i><t>dor:mir</t></v>\n<v><i>lever</i><t>l:ever</t></v>\n"
+            "<v><i>partir</i><t>men:tir</t></v>\n</verbs-fr>\n")
+
+
+def fr_persons(forms):
+    """Verbiste's <p> per person, alternatives split by "/"."""
+    return "".join("<p>%s</p>" % "".join("<i>%s</i>" % f for f in form.split("/"))
+                   for form in forms)
+
+
+def fr_template(name, present, participle):
+    """A Verbiste template with only the present and the past participle."""
+    return ('<template name="%s"><indicative><present>%s</present></indicative><participle>'
+            "<past-participle>%s</past-participle></participle></template>\n" % (
+                name, fr_persons(present), fr_persons(participle)))
+
+
+def write_dictd(folder, name, entries):
+    """A FreeDict dictionary as freedict.entries reads it: a .index of base64 offsets, a gzip'd
+    .dict.dz."""
+    def code(n):
+        return "".join(freedict.CODE[(n >> s) & 63] for s in (24, 18, 12, 6, 0)).lstrip("A") or "A"
+    data, index, offset = b"", "", 0
+    for entry in entries:
+        raw = entry.encode("utf-8")
+        index += "%s\t%s\t%s\n" % (entry.split("\n")[0], code(offset), code(len(raw)))
+        data, offset = data + raw, offset + len(raw)
+    with open(os.path.join(folder, "freedict-%s.index" % name), "w", encoding="utf-8") as f:
+        f.write(index)
+    with gzip.open(os.path.join(folder, "freedict-%s.dict.dz" % name), "wb") as f:
+        f.write(data)
+
+
+def french_verbs_in_sentences():
+    """French verbs (verbs_fr.py): the French verb chosen, Verbiste's forms, the sentences."""
+    with tempfile.TemporaryDirectory() as root:
+        path = os.path.join(root, ding.PATH)
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w") as f:
+            f.write(FR_DING)
+        folder = os.path.join(root, freedict.DICTD)
+        os.makedirs(folder)
+        for name, entries in FR_FREEDICT.items():
+            write_dictd(folder, name, entries)
+        folder = os.path.join(root, verbs_fr.VERBISTE)
+        os.makedirs(folder)
+        with open(os.path.join(folder, "verbs-fr.xml"), "w") as f:
+            f.write(FR_VERBS)
+        with open(os.path.join(folder, "conjugation-fr.xml"), "w") as f:
+            f.write("<?xml version=\"1.0\"?>\n<conjugation-fr>\n" + fr_template(
+                "aim:er", ["e", "es", "e", "ons", "ez", "ent"], ["é", "és", "ée", "ées"])
+                + fr_template("dor:mir", ["s", "s", "t", "mons", "mez", "ment"],
+                              ["mi", "mis", "mie", "mies"])
+                + fr_template("men:tir", ["s", "s", "t", "tons", "tez", "tent"],
+                              ["ti", "tis", "tie", "ties"])
+                + fr_template("l:ever", ["ève/eve", "èves", "ève", "evons", "evez", "èvent"],
+                              ["evé", "evés", "evée", "evées"])
+                + "</conjugation-fr>\n")
+        forms = verbs_fr.verbiste_forms(root)
+        found = verbs_fr.verbs(root)
+        made = list(verbs_fr.pairs(root, "fr"))
+        check("verbs fr: nothing for German", list(verbs_fr.pairs(root, "de")), [])
+    check("verbs fr: Verbiste's present 3sg and participles, the first alternative",
+          [forms[v] for v in ("danser", "dormir", "partir", "lever")],
+          [("danse", "dansé", "dansée"), ("dort", "dormi", "dormie"),
+           ("part", "parti", "partie"), ("lève", "levé", "levée")])
+    check("verbs fr: the French verb fra-eng gives back; no pronominal one (get up: se lever)",
+          [(e, fr) for e, _, fr, _ in found],
+          [("dance", "danser"), ("sleep", "dormir"), ("leave", "partir"), ("arrive", "arriver")])
+    verb = {e: (e, f, fr, frf) for e, f, fr, frf in found}
+    rows = {row[0]: row for row in verbs_fr.PATTERNS}
+    he, she, child, sister, father, boy = (verbs_fr.SUBJECTS[i] for i in (0, 1, 2, 3, 10, 13))
+    for pattern, subject, en_inf, want in [
+            ("present", child, "dance", ("The child dances.", "L'enfant danse.")),
+            ("past", father, "dance", ("My father danced.", "Mon père a dansé.")),
+            ("progressive", he, "sleep", ("He is sleeping.", "Il dort.")),
+            ("question", he, "sleep", ("Is he sleeping?", "Est-ce qu'il dort ?")),
+            ("question", boy, "sleep", ("Is the boy sleeping?", "Est-ce que le garçon dort ?")),
+            ("why", she, "arrive", ("Why is she arriving?", "Pourquoi est-ce qu'elle arrive ?")),
+            ("now", sister, "sleep", ("My sister is sleeping now.", "Ma sœur dort maintenant.")),
+            ("today", child, "sleep", ("Today the child is sleeping.",
+                                       "Aujourd'hui, l'enfant dort.")),
+            ("often", father, "leave", ("My father often leaves.", "Mon père part souvent.")),
+            ("not", child, "sleep", ("The child is not sleeping.", "L'enfant ne dort pas.")),
+            ("not", child, "arrive", ("The child is not arriving.", "L'enfant n'arrive pas.")),
+            ("past", sister, "sleep", ("My sister slept.", "Ma sœur a dormi.")),
+            ("did not", he, "sleep", ("He did not sleep.", "Il n'a pas dormi.")),
+            ("past", sister, "leave", ("My sister left.", "Ma sœur est partie.")),
+            ("yesterday", boy, "leave", ("The boy left yesterday.", "Le garçon est parti hier.")),
+            ("did not", she, "leave", ("She did not leave.", "Elle n'est pas partie.")),
+            ("yesterday", she, "arrive", ("She arrived yesterday.", "Elle est arrivée hier."))]:
+        check("verbs fr: %s, %s, %s" % (pattern, subject[0], en_inf),
+              verbs_fr.sentence(rows[pattern], subject, *verb[en_inf]), want)
+    check("verbs fr: the English subjects are ding_verbs'", [s[0] for s in verbs_fr.SUBJECTS],
+          [s[0] for s in ding_verbs.SUBJECTS])
+    check("verbs fr: PER_VERB sentences a verb", len(made), ding_verbs.PER_VERB * len(found))
+    every = {verbs_fr.sentence(row, subject, *v) for v in found
+             for row in verbs_fr.patterns_for(v[0], v[1]) for subject in verbs_fr.SUBJECTS}
+    check("verbs fr: every sentence one of the patterns", set(made) <= every, True)
+    check("verbs fr: deterministic", made, list(verbs_fr.sentences(found)))
+    check("verbs fr: no sentence twice", len(set(made)), len(made))
 
 
 if __name__ == "__main__":

@@ -284,15 +284,19 @@ def patterns_for(en_inf, forms):
     return out
 
 
+def draws(key, rows, subjects, seed="heed"):
+    """[(pattern row, subject)] for one verb: PER_VERB of its rows, each once, each with a
+    subject, chosen by a hash of key (the verb), so the result is stable."""
+    rng = random.Random(hashlib.sha1(("%s\t%s" % (seed, key)).encode("utf-8")).digest())
+    return [(row, rng.choice(subjects)) for row in rng.sample(rows, min(PER_VERB, len(rows)))]
+
+
 def sentences(found, seed="heed"):
-    """PER_VERB sentences per verb, each its own pattern and a subject chosen by a hash of the
-    verb, so the result is stable."""
+    """PER_VERB sentences per verb (draws)."""
     for de_inf, en_inf, forms in found:
-        h = hashlib.sha1(("%s\t%s\t%s" % (seed, en_inf, de_inf)).encode("utf-8")).digest()
-        rng = random.Random(h)
-        rows = patterns_for(en_inf, forms)
-        for row in rng.sample(rows, min(PER_VERB, len(rows))):
-            yield sentence(row, rng.choice(SUBJECTS), en_inf, forms)
+        for row, subject in draws("%s\t%s" % (en_inf, de_inf), patterns_for(en_inf, forms),
+                                  SUBJECTS, seed):
+            yield sentence(row, subject, en_inf, forms)
 
 
 def pairs(root, lang):

@@ -1,0 +1,210 @@
+"""Everyday French verbs in their conjugated forms: short sentences with a third-person singular
+subject, written for both languages at once ("The child is sleeping." / "L'enfant dort."), the
+French counterpart of ding_verbs.py.
+
+English: the intransitive verbs of the Ding dictionary and their forms (ding_verbs.verbs: the
+present, the -ing form and, where Ding gives it, the simple past). French: the verb FreeDict's
+eng-fra gives for the English infinitive (freedict.index), a single plain infinitive (-er, -ir,
+-re, -oir) that Verbiste knows; one that fra-eng gives back as the English verb first, then the
+better scored (freedict.listed_pairs: "run" takes courir, which fra-eng translates as run first,
+before fonctionner). Each English and each French infinitive once, the most common English verbs
+(ding_verbs' order) first.
+
+Verbiste (verbiste): verbs-fr.xml names each verb's template ("dormir": "dor:mir", the radical
+before the colon is the template verb's), conjugation-fr.xml gives per template the endings per
+mood, tense and person; read here: the present's third person singular ("dort") and the past
+participle, masculine and feminine singular ("dormi", "partie"), the first alternative of each.
+
+Sentences: SUBJECTS (ding_verbs' 16 people, written by hand in French with their gender) in
+PATTERNS: present, progressive (French present), with "maintenant", "souvent" or "aujourd'hui",
+negated ("ne ... pas", n' before a vowel), questions ("Est-ce que", qu' before a vowel), and the
+passé composé for the English simple past (avoir, or être for ETRE, the participle agreeing with
+the subject's gender: "Ma sœur est partie."). The patterns and each one's subject are chosen by a
+hash of the verb, so the output is deterministic.
+
+Left out: pronominal verbs ("se lever", "s'asseoir": their pronoun would need its own forms and
+elision), and any French verb whose pronominal form FreeDict gives for the same English verb
+("stop": arrêter, where the intransitive sense is s'arrêter); verbs starting with h (aspirate or
+mute h decides the elision); multiword translations; defective verbs Verbiste gives no present or
+participle for. FreeDict's phrasal verbs are loose, so an English verb of more than one word takes
+only a French verb whose first fra-eng translation it is ("come back": revenir). FreeDict pairs
+that are wrong in Ding's sense or need an object are refused by hand (WRONG, SKIP, read off the
+output; about 110 of Ding's 500 verbs remain). The plural, other persons and tenses, and
+inversion questions are not written.
+"""
+import os
+import re
+import xml.etree.ElementTree as ET
+
+from . import ding_verbs, freedict
+from .templates import capital
+
+PACKAGES = {"fr": ["trans-de-en", "dict-freedict-eng-fra", "dict-freedict-fra-eng", "verbiste"]}
+VERBISTE = "usr/share/verbiste-0.1"
+
+# The French of ding_verbs.SUBJECTS, in its order, as they stand mid-sentence, with the gender
+# the past participle agrees with after être.
+FRENCH_SUBJECTS = [
+    ("il", "m"), ("elle", "f"), ("l'enfant", "m"), ("ma sœur", "f"), ("notre voisin", "m"),
+    ("le vieil homme", "m"), ("ton frère", "m"), ("le bébé", "m"), ("ma grand-mère", "f"),
+    ("le professeur", "m"), ("mon père", "m"), ("la jeune femme", "f"), ("sa mère", "f"),
+    ("le garçon", "m"), ("la fille", "f"), ("mon oncle", "m"),
+]
+# (English, French, gender)
+SUBJECTS = [(en, fr, gender) for (en, _), (fr, gender) in
+            zip(ding_verbs.SUBJECTS, FRENCH_SUBJECTS)]
+# Verbs whose passé composé takes être when they are used without an object.
+ETRE = {"aller", "venir", "partir", "arriver", "tomber", "naître", "mourir", "rester", "monter",
+        "descendre", "entrer", "sortir", "retourner", "devenir", "revenir", "rentrer", "repartir",
+        "redescendre", "remonter", "ressortir", "retomber", "renaître", "parvenir", "survenir",
+        "intervenir", "décéder", "advenir", "accourir", "apparaître", "réapparaître"}
+# (name, English, French). Slots: {s} the subject; English as in ding_verbs.PATTERNS; French {v}
+# the present ("dort"), {ne} "ne " or "n'" before it, {que} "que " or "qu'" before the subject,
+# {aux} "a" or "est", {nea} {ne} before {aux}, {pp} the participle agreeing with the subject.
+PATTERNS = [
+    ("present", "{s} {pres}.", "{s} {v}."),
+    ("progressive", "{s} is {ing}.", "{s} {v}."),
+    ("question", "Is {s} {ing}?", "Est-ce {que}{s} {v} ?"),
+    ("why", "Why is {s} {ing}?", "Pourquoi est-ce {que}{s} {v} ?"),
+    ("now", "{s} is {ing} now.", "{s} {v} maintenant."),
+    ("today", "Today {s} is {ing}.", "Aujourd'hui, {s} {v}."),
+    ("often", "{s} often {pres}.", "{s} {v} souvent."),
+    ("not", "{s} is not {ing}.", "{s} {ne}{v} pas."),
+    ("past", "{s} {past}.", "{s} {aux} {pp}."),
+    ("yesterday", "{s} {past} yesterday.", "{s} {aux} {pp} hier."),
+    ("did not", "{s} did not {inf}.", "{s} {nea}{aux} pas {pp}."),
+]
+PAST = ding_verbs.PAST
+PROGRESSIVE = ding_verbs.PROGRESSIVE
+# A single plain infinitive; h is left out (aspirate or mute decides the elision).
+INFINITIVE = re.compile(r"^[a-gi-zàâçéèêëîïôûùüÿœæ][a-zàâçéèêëîïôûùüÿœæ]*(?:er|ir|re|oir)$")
+VOWEL = "aeiouyàâéèêëîïôûùüœæ"
+# why: FreeDict pairs that both dictionaries list and still are wrong for a person doing the
+# English verb without an object (Ding's sense; "grow": devenir, "live": demeurer), or whose
+# French needs an object here ("climb": gravir); read off the output, the next candidate is
+# tried instead ("grow": grandir, "live": vivre, "climb": grimper)
+WRONG = {("grow", "devenir"), ("grow", "augmenter"), ("descend", "baisser"),
+         ("suffer", "endurer"), ("last", "continuer"), ("live", "demeurer"),
+         ("live", "habiter"), ("live", "loger"), ("climb", "gravir"), ("research", "examiner")}
+# why: English verbs whose every FreeDict candidate is wrong in Ding's intransitive sense
+# ("sit": couver, a hen's; "march off": décéder; "strike", streiken: frapper, forer; "tread":
+# piétiner) or needs an object or "se" ("drown": noyer, "remember": retenir)
+SKIP = {"stand", "sit", "sink", "bid", "pass", "swing", "damage", "strike", "agitate", "tap",
+        "ache", "march off", "adjoin", "evade", "encounter", "congratulate", "fondle",
+        "practise", "remember", "arise", "originate", "itch", "wear down", "take action",
+        "gape", "trust", "mind", "tread", "hesitate", "crease", "drown", "hack", "shake",
+        "smell"}
+
+
+def verbiste_forms(root):
+    """{infinitive: (present 3sg, past participle m sg, f sg)} of every verb Verbiste lists whose
+    template gives all three."""
+    folder = os.path.join(root, VERBISTE)
+    if not os.path.exists(os.path.join(folder, "verbs-fr.xml")):
+        return {}
+    endings = {}
+    for template in ET.parse(os.path.join(folder, "conjugation-fr.xml")).getroot():
+        present = template.findall("indicative/present/p")
+        participle = template.findall("participle/past-participle/p")
+        if len(present) == 6 and len(participle) == 4:
+            # why: a person may list alternatives ("ece", "èce"); the first is the usual one;
+            # defective verbs leave a person empty
+            firsts = [p.findtext("i") for p in (present[2], participle[0], participle[2])]
+            if all(firsts):
+                endings[template.get("name")] = firsts
+    out = {}
+    for verb in ET.parse(os.path.join(folder, "verbs-fr.xml")).getroot():
+        infinitive, name = verb.findtext("i"), verb.findtext("t")
+        if not infinitive or name not in endings:
+            continue
+        termination = name.partition(":")[2]
+        if not infinitive.endswith(termination):
+            continue
+        radical = infinitive[:len(infinitive) - len(termination)]
+        out[infinitive] = tuple(radical + e for e in endings[name])
+    return out
+
+
+def choose(found, eng_fra, fra_eng, known):
+    """[(English infinitive, English forms, French infinitive)]: for each English verb of found
+    (ding_verbs.verbs, in its order), eng-fra's plain French infinitive that Verbiste knows
+    (known) and no earlier verb took, one that fra-eng gives back first, then the better
+    score of freedict.listed_pairs, then eng-fra's order."""
+    listed = freedict.listed_pairs(eng_fra, fra_eng)
+    used, out = set(), []
+    for _, en_inf, forms in found:
+        translations = eng_fra.get(en_inf, [])
+        candidates = []
+        for i, fr in enumerate(translations):
+            if not INFINITIVE.match(fr) or fr not in known or fr in used:
+                continue
+            # why: where FreeDict gives the pronominal verb for the same English verb, the plain
+            # one is most likely transitive ("stop": arrêter / s'arrêter, "wake up": réveiller)
+            pronominal = ("s'" + fr) if fr[0] in VOWEL else ("se " + fr)
+            if pronominal in translations or en_inf in fra_eng.get(pronominal, []):
+                continue
+            score, both = listed[en_inf, fr]
+            # why: FreeDict's phrasal verbs are loose ("go out": aboutir, "go on": maintenir);
+            # one is taken only where fra-eng gives it first for the French verb
+            if en_inf in SKIP or (en_inf, fr) in WRONG or " " in en_inf and score < 2:
+                continue
+            candidates.append((-both, -score, i, fr))
+        if candidates:
+            fr = min(candidates)[3]
+            used.add(fr)
+            out.append((en_inf, forms, fr))
+    return out
+
+
+def verbs(root):
+    """[(English infinitive, English forms, French infinitive, French forms)]."""
+    known = verbiste_forms(root)
+    chosen = choose(ding_verbs.verbs(root), freedict.index(root, "eng-fra"),
+                    freedict.index(root, "fra-eng"), known)
+    return [(en_inf, forms, fr, known[fr]) for en_inf, forms, fr in chosen]
+
+
+def elided(word, next_word):
+    """ "ne " or "que " as they stand before next_word: "n'arrive", "qu'il"."""
+    return word[:-1] + "'" if next_word[:1] in VOWEL else word + " "
+
+
+def sentence(pattern, subject, en_inf, en_forms, fr_inf, fr_forms):
+    """(English, French) of one PATTERNS row for one SUBJECTS row and a verb's forms."""
+    _, en, fr = pattern
+    en_s, fr_s, gender = subject
+    present, masculine, feminine = fr_forms
+    en_slots = {"s": en_s, "pres": ding_verbs.joined(en_forms["present"][1]),
+                "ing": ding_verbs.joined(en_forms["ing"][1]), "inf": en_inf}
+    if "past" in en_forms:
+        en_slots["past"] = ding_verbs.joined(en_forms["past"][1])
+    aux = "est" if fr_inf in ETRE else "a"
+    fr_slots = {"s": fr_s, "v": present, "ne": elided("ne", present), "que": elided("que", fr_s),
+                "aux": aux, "nea": elided("ne", aux),
+                "pp": feminine if aux == "est" and gender == "f" else masculine}
+    return capital(en.format(**en_slots)), capital(fr.format(**fr_slots))
+
+
+def patterns_for(en_inf, en_forms):
+    return [row for row in PATTERNS
+            if not (row[0] in PAST and "past" not in en_forms)
+            and not (row[0] in PROGRESSIVE and en_inf.split()[0] in ding_verbs.STATIVE)]
+
+
+def sentences(found, seed="heed"):
+    """ding_verbs.PER_VERB sentences per verb (ding_verbs.draws)."""
+    for en_inf, en_forms, fr_inf, fr_forms in found:
+        for row, subject in ding_verbs.draws("%s\t%s" % (en_inf, fr_inf),
+                                             patterns_for(en_inf, en_forms), SUBJECTS, seed):
+            yield sentence(row, subject, en_inf, en_forms, fr_inf, fr_forms)
+
+
+def pairs(root, lang):
+    if lang == "fr":
+        yield from sentences(verbs(root))
+
+
+class Verbs:
+    """The verbs in template sentences, as a source of their own."""
+    PACKAGES = PACKAGES
+    pairs = staticmethod(pairs)
