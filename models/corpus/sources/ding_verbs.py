@@ -302,9 +302,3 @@ def sentences(found, seed="heed"):
 def pairs(root, lang):
     if lang == "de":
         yield from sentences(verbs(root))
-
-
-class Verbs:
-    """The verbs in template sentences, as a source of their own."""
-    PACKAGES = PACKAGES
-    pairs = staticmethod(pairs)

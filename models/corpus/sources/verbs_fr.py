@@ -202,9 +202,3 @@ def sentences(found, seed="heed"):
 def pairs(root, lang):
     if lang == "fr":
         yield from sentences(verbs(root))
-
-
-class Verbs:
-    """The verbs in template sentences, as a source of their own."""
-    PACKAGES = PACKAGES
-    pairs = staticmethod(pairs)
