@@ -52,6 +52,20 @@ class TrainingData(unittest.TestCase):
         self.assertEqual(de[5], [os.path.join(self.data, "ding_examples", "en-de.train.")] * 2)
         self.assertEqual(fr[5], [])  # Ding has no French: nothing extra, no error
 
+    def test_a_directions_own_files_are_read_by_it_alone(self):
+        os.makedirs(os.path.join(self.data, "backtranslated"))
+        for name in ("fr-en.backtranslated.fr", "fr-en.backtranslated.en",
+                     "en-de.backtranslated.en", "en-de.backtranslated.de"):
+            with open(os.path.join(self.data, "backtranslated", name), "w") as f:
+                f.write("x\n")
+        (de, fr) = corpus_of(args(self.data, "backtranslated=2"))
+        self.assertEqual(de[5], [os.path.join(self.data, "backtranslated",
+                                              "en-de.backtranslated.")] * 2)
+        self.assertEqual(fr[5], [os.path.join(self.data, "backtranslated",
+                                              "fr-en.backtranslated.")] * 2)
+        (en_fr, de_en) = corpus_of(args(self.data, "backtranslated=1", directions="en-fr,de-en"))
+        self.assertEqual((en_fr[5], de_en[5]), ([], []))  # the reverse directions never read them
+
     def test_bad_mix_refused_by_name(self):
         for bad, word in (("ding_examples", "SOURCE=TIMES"), ("games=0", "SOURCE=TIMES"),
                           ("games=x", "SOURCE=TIMES"), ("=2", "SOURCE=TIMES"),

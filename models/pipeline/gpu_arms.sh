@@ -10,7 +10,10 @@
 # (HEED_ARMS_TOKENS: another --max-tokens, e.g. 1024 for such a try; HEED_ARMS_LRS: the arms'
 # held rates, one arm each, default "4e-4 8e-4"; a third and fourth rate make arms d and e, c
 # being the name the README gives the run from the arms' mean; the H200 ran two arms at 9.3-9.7
-# updates a second each, and nobody has timed three there: check the steps a second in the logs).
+# updates a second each, and nobody has timed three there: check the steps a second in the logs;
+# HEED_ARMS_MIXES: one word an arm, "-" or --mix items the arm reads besides everyday.mix's, e.g.
+# HEED_ARMS_LRS="3e-3 3e-3" HEED_ARMS_MIXES="- backtranslated=1" for arms that differ in the
+# back-translated pairs alone, models/pipeline/back_translate.py).
 #
 # why two arms: a lent machine is there for one try, and its 8x larger batches need a larger
 # rate than the CPU's held 1.5e-4 by an amount nobody here measured; two rates side by side give
@@ -35,18 +38,23 @@ arm() {
     --run "$work/$name" --init "$init" --device "$device" --bf16 --threads 4 \
     --max-tokens "${HEED_ARMS_TOKENS:-32768}" --pad-to 8 --hold-lr --eval-every 1000 \
     --dev-per-source 10 --minutes "$minutes" --cooldown-minutes "$cool" \
-    --export "$work/$name.f16.heed" --mix "$mix" \
-    "$@" >"$work/$name.out" 2>&1
+    --export "$work/$name.f16.heed" "$@" >"$work/$name.out" 2>&1
 }
 
 read -r -a lrs <<<"${HEED_ARMS_LRS:-4e-4 8e-4}"
 letters=(a b d e)
 [ "${#lrs[@]}" -ge 1 ] && [ "${#lrs[@]}" -le "${#letters[@]}" ] ||
   { echo "gpu_arms: HEED_ARMS_LRS names 1 to ${#letters[@]} rates, got '${lrs[*]}'" >&2; exit 2; }
+read -r -a mixes <<<"${HEED_ARMS_MIXES:-}"
+[ "${#mixes[@]}" -eq 0 ] || [ "${#mixes[@]}" -eq "${#lrs[@]}" ] ||
+  { echo "gpu_arms: HEED_ARMS_MIXES names one word an arm ('-': none), got '${mixes[*]}'" \
+    "for ${#lrs[@]} rates" >&2; exit 2; }
 names=("${letters[@]:0:${#lrs[@]}}")
 pids=()
 for i in "${!lrs[@]}"; do
-  arm "${names[$i]}" --lr "${lrs[$i]}" --dropout 0 &
+  extra=${mixes[$i]:--}
+  arm "${names[$i]}" --lr "${lrs[$i]}" --dropout 0 \
+    --mix "$mix$([ "$extra" = - ] || echo ",$extra")" &
   pids+=($!)
 done
 status=0

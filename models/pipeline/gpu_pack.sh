@@ -17,8 +17,9 @@ data=models/data
 mkdir -p .gpu
 grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >>.git/info/exclude
 mix=$(tr ',' '\n' <models/pipeline/everyday.mix | cut -d= -f1)
+# why: backtranslated/ (models/pipeline/back_translate.py) when there, for HEED_ARMS_MIXES
 files=$(cd "$data" && ls all/*.train.* && for s in $mix; do ls "$s"/*.train.*; done &&
-  ls ./*/*.dev.* | sed 's|^\./||')
+  ls ./*/*.dev.* | sed 's|^\./||' && { ls backtranslated/*.backtranslated.* 2>/dev/null || true; })
 (cd "$data" && tar cf - $files) | xz -T2 -6 >.gpu/data.tar.xz
 xz -T2 -6 -c "$init" >.gpu/init.f16.heed.xz
 ls -l .gpu

@@ -32,7 +32,7 @@ from models.pipeline.cpu_bf16 import keep_bf16
 from models.pipeline.heed_torch import Seq2Seq, greedy, read_heed, write_heed
 from models.pipeline.metrics import corpus_bleu, corpus_chrf
 from models.pipeline.schedule import learning_rate, timed_cooldown
-from models.pipeline.training_data import corpus_of
+from models.pipeline.training_data import BACKTRANSLATED, corpus_of
 
 
 def log(run, msg):
@@ -100,12 +100,17 @@ def load_examples(args, sp, corpus, cfg):
     examples, dev = [], {}
     for direction, src, tgt, train, devs, extra in corpus:
         start = sp.piece_to_id(LANG_TOKEN % tgt) if args.directions else cfg["decoder_start_id"]
-        n = 0
+        n = machine = 0
         for prefix in [train] + extra:
+            # why: a direction's own files hold back-translated pairs (training_data.corpus_of);
+            # their machine-made source starts with bos, an id no typed text becomes, so the
+            # model can tell them from human text and need not learn to write what is not there
+            tag = [cfg["bos_id"]] if prefix.endswith(BACKTRANSLATED) else []
             for s_ids, t_ids in zip(sp.encode(read(prefix + src)), sp.encode(read(prefix + tgt))):
-                if len(s_ids) < args.max_len and len(t_ids) < args.max_len:
-                    examples.append((s_ids + [cfg["eos_id"]], start, t_ids))
+                if len(s_ids) + len(tag) < args.max_len and len(t_ids) < args.max_len:
+                    examples.append((tag + s_ids + [cfg["eos_id"]], start, t_ids))
                     n += 1
+                    machine += bool(tag)
         rows = []
         for d in devs:
             share = 200 if args.pair else args.dev_per_source
@@ -113,7 +118,8 @@ def load_examples(args, sp, corpus, cfg):
             rows += [(a, b, start, source)
                      for a, b in zip(read(d + src), read(d + tgt))][:share]
         dev[direction] = rows
-        log(args.run, "%s: %d training pairs, %d dev" % (direction, n, len(rows)))
+        log(args.run, "%s: %d training pairs%s, %d dev" % (
+            direction, n, ", %d back-translated (tagged)" % machine if machine else "", len(rows)))
     return examples, dev
 
 

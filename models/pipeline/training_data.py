@@ -4,6 +4,8 @@ No torch here, so tests run where the training packages are not installed."""
 import glob
 import os
 
+BACKTRANSLATED = ".backtranslated."  # a direction's own files: SRC-TGT.backtranslated.LANG
+
 
 def parse_mix(text):
     """--mix "ding_examples=2,games=3" → {"ding_examples": 2, "games": 3}: how many times in all
@@ -35,9 +37,16 @@ def corpus_of(args):
         devs = sorted(glob.glob(os.path.join(args.data, "*", pair + ".dev.en")))
         extra = []
         for name, times in sorted(mix.items()):
+            own = os.path.join(args.data, name, d + BACKTRANSLATED)
+            if os.path.exists(own + src) and os.path.getsize(own + src) > 0:
+                # why: a direction's own pairs (back-translation: a machine-made source, a human
+                # target), which the "all" split lacks: read TIMES times, by it alone
+                extra += [own] * times
+                continue
             prefix = os.path.join(args.data, name, pair + ".train.")
             if not os.path.exists(prefix + "en") or os.path.getsize(prefix + "en") == 0:
-                if not glob.glob(os.path.join(args.data, name, "*.train.en")):
+                if not glob.glob(os.path.join(args.data, name, "*.train.en")) and not glob.glob(
+                        os.path.join(args.data, name, "*" + BACKTRANSLATED + "en")):
                     raise ValueError("--mix: no source %r with training pairs in %s (the held-out"
                                      " checks have none)" % (name, args.data))
                 continue  # why: a source of one language pair only (Ding has no French)
