@@ -7,7 +7,7 @@
 # Usage (repository root, models/data built): bash models/pipeline/gpu_pack.sh INIT.f16.heed
 #
 # why a pack: the device tool carries the working tree and at most 64 MiB in all; the corpus is
-# 7.7 GB with the packages it came from, these files ~22 MB, the weights ~30 MB compressed. The
+# 7.7 GB with the packages it came from, these files ~18 MB, the weights ~30 MB compressed. The
 # tracked files over 7 MB (the shipped models and checkpoints) do not fit beside them: leave
 # them out of the index for the call, as this script prints, and put them back after.
 set -euo pipefail
@@ -20,7 +20,9 @@ mix=$(tr ',' '\n' <models/pipeline/everyday.mix | cut -d= -f1)
 # why: backtranslated/ (models/pipeline/back_translate.py) when there, for HEED_ARMS_MIXES
 files=$(cd "$data" && ls all/*.train.* && for s in $mix; do ls "$s"/*.train.*; done &&
   ls ./*/*.dev.* | sed 's|^\./||' && { ls backtranslated/*.backtranslated.* 2>/dev/null || true; })
-(cd "$data" && tar cf - $files) | xz -T2 -6 >.gpu/data.tar.xz
+# why: -9 on one thread: its 64 MiB window finds the --mix sources' pairs again in all/ (17.7 MB
+# against 25.8 MB with -T2 -6, 2026-11-28), and the call carries at most 64 MiB with the tree
+(cd "$data" && tar cf - $files) | xz -T1 -9 >.gpu/data.tar.xz
 xz -T2 -6 -c "$init" >.gpu/init.f16.heed.xz
 ls -l .gpu
 big=$(git ls-files -z | xargs -0 du -b | awk '$1 > 7000000 { print $2 }' | tr '\n' ' ')
