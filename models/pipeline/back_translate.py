@@ -37,7 +37,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from models import ROOT
-from models.pipeline.training_data import BACKTRANSLATED
+from models.pipeline.training_data import BACKTRANSLATED, parse_mix
 
 # why: the everyday sources, as everyday.mix names them; "controls" are synthetic pairs
 EVERYDAY_MIX = os.path.join(ROOT, "models", "pipeline", "everyday.mix")
@@ -49,8 +49,7 @@ REPEAT = re.compile(r"\b(\w+(?: \w+){0,2})(?: \1\b){2,}", re.UNICODE)
 
 def everyday_sources(path=EVERYDAY_MIX):
     with open(path) as f:
-        names = [item.split("=")[0] for item in f.read().strip().split(",") if item]
-    return [n for n in names if n not in SYNTHETIC]
+        return [n for n in parse_mix(f.read()) if n not in SYNTHETIC]
 
 
 def read_lines(path):
