@@ -1,12 +1,19 @@
 """models/pipeline/back_translate.py on a small hand-made data folder: which English sentences it
 translates (the everyday sources only, none the other pair has, none of a dev or test split) and
-which machine translations it drops, each with its reason. The engine is not run here.
+which machine translations it drops, each with its reason; and its engine call, on the shipped
+model through the native CLI (HEED_CLI, default build/heed): order kept over jobs, a line the
+engine refuses as too long read as None and the rest translated.
 Run from the repository root: /usr/bin/python3 -m tests.back_translate_test (no torch needed)."""
 import os
 import tempfile
 import unittest
 
-from models.pipeline.back_translate import english_to_translate, everyday_sources, why_dropped
+from models import ROOT
+from models.pipeline.back_translate import (english_to_translate, everyday_sources, translate,
+                                            why_dropped)
+
+CLI = os.environ.get("HEED_CLI", os.path.join(ROOT, "build", "heed"))
+MODEL = os.path.join(ROOT, "models", "multi.heed")
 
 
 def write(path, lines):
@@ -55,6 +62,20 @@ class BackTranslate(unittest.TestCase):
                 ("Where is the inn?", "Où est est est est l'auberge ?", "repeats"),
                 ("Where is the inn?", "Où est l\ufffdauberge ?", "U+FFFD")):
             self.assertEqual(why_dropped(english, machine), why, (english, machine))
+
+
+class EngineCall(unittest.TestCase):
+    @unittest.skipUnless(os.path.exists(CLI), "the native CLI is not built")
+    def test_order_over_jobs_and_the_too_long_line(self):
+        long = " ".join(["cat"] * 400)  # why: far over the model's 256 positions
+        sentences = ["The cat sleeps.", long, "Where is the station?", "Thank you."]
+        got = translate(CLI, MODEL, "fr", sentences, jobs=2)
+        self.assertEqual(len(got), 4)
+        self.assertIsNone(got[1])
+        alone = [translate(CLI, MODEL, "fr", [s], jobs=1)[0] for s in sentences if s != long]
+        self.assertEqual([got[0], got[2], got[3]], alone)
+        for text in alone:
+            self.assertTrue(text and "\t" not in text, text)
 
 
 if __name__ == "__main__":

@@ -31,12 +31,12 @@ import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 from models import ROOT
+from models.pipeline import evaluate
 from models.pipeline.training_data import BACKTRANSLATED, parse_mix
 
 # why: the everyday sources, as everyday.mix names them; "controls" are synthetic pairs
@@ -105,9 +105,8 @@ def why_dropped(english, translation):
 def translate(heed, model, lang, sentences, jobs):
     """The engine's greedy translations, one per sentence, in jobs processes side by side."""
     def run(chunk):
-        p = subprocess.run([heed, "translate", "-m", model, "--to", lang, "--no-split"],
-                           input="\n".join(chunk) + "\n", capture_output=True, text=True)
-        lines = p.stdout.split("\n")[:len(chunk)]
+        p = evaluate.engine_process(heed, model, chunk, to=lang)
+        lines, _ = evaluate.text_and_ids(p.stdout, len(chunk))
         # why: a line over the model's 249 positions is refused by name (an empty line out, exit
         # 1) and the rest translated: None for it, anything else stops the run
         long = {int(n) - 1 for n in TOO_LONG.findall(p.stderr)}

@@ -31,22 +31,32 @@ def read(path, limit=0):
     return lines[:limit] if limit else lines
 
 
-def run_engine(heed, model, sources, beam, to=None, shortlist=False, copy_guard=True):
-    t0 = time.time()
+def engine_process(heed, model, sources, beam=1, to=None, shortlist=False, copy_guard=True):
+    """`heed translate --ids` over the sources, one line each; returns the finished process."""
     # why: --no-split: one line is one sentence, as PyTorch and the references see it
     cmd = [heed, "translate", "-m", model, "--no-split", "--beam", str(beam), "--ids"] + (
         ["--to", to] if to else []) + (["--shortlist"] if shortlist else []) + (
         [] if copy_guard else ["--no-copy-guard"])
-    out = subprocess.run(cmd, input="\n".join(sources) + "\n", capture_output=True, text=True)
+    return subprocess.run(cmd, input="\n".join(sources) + "\n", capture_output=True, text=True)
+
+
+def text_and_ids(stdout, count):
+    """The first count lines of `heed translate --ids` output as (texts, id lists)."""
+    texts, ids = [], []
+    for line in stdout.split("\n")[:count]:
+        text, _, id_text = line.rpartition("\t") if "\t" in line else (line, "", "")
+        texts.append(text)
+        ids.append([int(x) for x in id_text.split()])
+    return texts, ids
+
+
+def run_engine(heed, model, sources, beam, to=None, shortlist=False, copy_guard=True):
+    t0 = time.time()
+    out = engine_process(heed, model, sources, beam, to, shortlist, copy_guard)
     secs = time.time() - t0
     if out.returncode != 0:
         sys.stderr.write(out.stderr)
-    lines = out.stdout.split("\n")[:len(sources)]
-    texts, ids = [], []
-    for line in lines:
-        text, _, id_text = line.partition("\t")
-        texts.append(text)
-        ids.append([int(x) for x in id_text.split()])
+    texts, ids = text_and_ids(out.stdout, len(sources))
     return texts, ids, secs
 
 
