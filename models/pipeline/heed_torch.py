@@ -71,18 +71,22 @@ class Seq2Seq(nn.Module):
     def decode(self, tgt_in, memory, src_mask, last_only=False):
         """Logits at every target position, or (last_only) at the last one alone: a search
         needs no more, and the vocabulary product over the whole prefix is most of its time."""
-        t = tgt_in.shape[1]
-        # why: on the inputs' device (a CPU mask stops a GPU run), and boolean like the padding
-        # masks (PyTorch 2 warns of, and may refuse, a float mask beside boolean ones)
-        causal = torch.triu(torch.ones(t, t, dtype=torch.bool, device=tgt_in.device), diagonal=1)
-        h = self.transformer.decoder(self.embed_tokens(tgt_in), memory, tgt_mask=causal,
-                                     tgt_key_padding_mask=tgt_in == self.cfg["pad_id"],
-                                     memory_key_padding_mask=src_mask)
+        h = self.decoder_states(tgt_in, memory, src_mask)
         if last_only:
             h = h[:, -1:]
         logits = h @ self.embed.weight.t()
         # why: adding a frozen zero bias over every logit costs a pass over B·T·V for nothing
         return logits + self.logits_bias if self.cfg["final_logits_bias"] else logits
+
+    def decoder_states(self, tgt_in, memory, src_mask):
+        """The decoder's output at every target position, before the vocabulary product."""
+        t = tgt_in.shape[1]
+        # why: on the inputs' device (a CPU mask stops a GPU run), and boolean like the padding
+        # masks (PyTorch 2 warns of, and may refuse, a float mask beside boolean ones)
+        causal = torch.triu(torch.ones(t, t, dtype=torch.bool, device=tgt_in.device), diagonal=1)
+        return self.transformer.decoder(self.embed_tokens(tgt_in), memory, tgt_mask=causal,
+                                        tgt_key_padding_mask=tgt_in == self.cfg["pad_id"],
+                                        memory_key_padding_mask=src_mask)
 
     def forward(self, src, tgt_in):
         memory, src_mask = self.encode(src)

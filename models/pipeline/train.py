@@ -28,6 +28,7 @@ import torch.nn.functional as F
 
 from models.pipeline import engine_tokenizer, marian_compat
 from models.pipeline.batches import make_batches, round_up
+from models.pipeline.chunked_loss import tied_cross_entropy
 from models.pipeline.cpu_bf16 import keep_bf16
 from models.pipeline.heed_torch import Seq2Seq, greedy, read_heed, write_heed
 from models.pipeline.metrics import corpus_bleu, corpus_chrf
@@ -141,15 +142,28 @@ def evaluate_dev(args, model, sp, dev, step):
             log(args.run, "eval step %d %s per source chrF: %s" % (step, direction, scores))
 
 
-def train_step(model, opt, src, tgt_in, tgt_out, lr, bf16):
+def train_step(model, opt, src, tgt_in, tgt_out, lr, bf16, chunked=None):
     """One optimiser step on one batch (label-smoothed cross-entropy, gradients clipped to 1);
-    returns the loss. bf16: the forward pass's matrix products in bfloat16 under autocast."""
+    returns the loss. bf16: the forward pass's matrix products in bfloat16 under autocast.
+    chunked (default: on a CPU): the loss a slice of positions at a time (chunked_loss.py: the
+    same loss and gradients without the batch's whole logits in memory)."""
     for g in opt.param_groups:
         g["lr"] = lr
-    with torch.autocast(src.device.type, dtype=torch.bfloat16, enabled=bf16):
-        logits = model(src, tgt_in)
-    loss = F.cross_entropy(logits.float().reshape(-1, logits.shape[-1]), tgt_out.reshape(-1),
-                           ignore_index=model.cfg["pad_id"], label_smoothing=0.1)
+    c = model.cfg
+    if chunked is None:
+        chunked = src.device.type == "cpu" and not c["final_logits_bias"]
+    if chunked:
+        with torch.autocast(src.device.type, dtype=torch.bfloat16, enabled=bf16):
+            memory, src_mask = model.encode(src)
+            h = model.decoder_states(tgt_in, memory, src_mask)
+        loss = tied_cross_entropy(h, model.embed.weight, tgt_out, c["pad_id"], 0.1,
+                                  dtype=torch.bfloat16 if bf16 else None)
+    else:
+        with torch.autocast(src.device.type, dtype=torch.bfloat16, enabled=bf16):
+            logits = model(src, tgt_in)
+        loss = F.cross_entropy(logits.float().reshape(-1, logits.shape[-1]),
+                               tgt_out.reshape(-1), ignore_index=c["pad_id"],
+                               label_smoothing=0.1)
     opt.zero_grad(set_to_none=True)
     loss.backward()
     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
