@@ -12,6 +12,7 @@ Continue from the committed weights-only checkpoint in a fresh clone:
       --init models/checkpoints/en-fr.f16.heed --minutes 120
 """
 import argparse
+import array
 import dataclasses
 import json
 import os
@@ -73,8 +74,21 @@ def train_spm(args, files, langs):
 
 
 def pad(seqs, value=0, multiple=1):
+    """The id sequences (lists or arrays) as one tensor, padded to a common width."""
     n = round_up(max(len(s) for s in seqs), multiple)
-    return torch.tensor([s + [value] * (n - len(s)) for s in seqs], dtype=torch.long)
+    return torch.tensor([list(s) + [value] * (n - len(s)) for s in seqs], dtype=torch.long)
+
+
+ENCODE_SLICE = 20000  # lines encoded at once while loading
+
+
+def encoded(sp, lines, typecode):
+    """Each line's piece ids as a compact array (2 bytes an id for typecode "H", where a list
+    holds a Python int of ~36 bytes for each). why: two million examples held as lists, and a
+    whole file's encoding at once, took ~5 GB that the allocator keeps for the run's life."""
+    for a in range(0, len(lines), ENCODE_SLICE):
+        for ids in sp.encode(lines[a:a + ENCODE_SLICE]):
+            yield array.array(typecode, ids)
 
 
 def translate(model, sp, sents, starts, batch=100):
@@ -99,6 +113,7 @@ def load_examples(args, sp, corpus, cfg):
     per direction the dev sentences (source, reference, start id, corpus source) logged during
     training."""
     examples, dev = [], {}
+    typecode = "H" if sp.get_piece_size() <= 1 << 16 else "I"
     for direction, src, tgt, train, devs, extra in corpus:
         start = sp.piece_to_id(LANG_TOKEN % tgt) if args.directions else cfg["decoder_start_id"]
         n = machine = 0
@@ -107,9 +122,11 @@ def load_examples(args, sp, corpus, cfg):
             # their machine-made source starts with bos, an id no typed text becomes, so the
             # model can tell them from human text and need not learn to write what is not there
             tag = [cfg["bos_id"]] if prefix.endswith(BACKTRANSLATED) else []
-            for s_ids, t_ids in zip(sp.encode(read(prefix + src)), sp.encode(read(prefix + tgt))):
+            for s_ids, t_ids in zip(encoded(sp, read(prefix + src), typecode),
+                                    encoded(sp, read(prefix + tgt), typecode)):
                 if len(s_ids) + len(tag) < args.max_len and len(t_ids) < args.max_len:
-                    examples.append((tag + s_ids + [cfg["eos_id"]], start, t_ids))
+                    examples.append((array.array(typecode, tag) + s_ids +
+                                     array.array(typecode, [cfg["eos_id"]]), start, t_ids))
                     n += 1
                     machine += bool(tag)
         rows = []
@@ -440,8 +457,9 @@ class Stage:
         """One optimiser step on a batch of examples; logs the loss every 20 steps."""
         args, c = self.args, self.model.cfg
         s = pad([e[0] for e in batch], multiple=args.pad_to).to(self.device)
-        t_in = pad([[e[1]] + e[2] for e in batch], multiple=args.pad_to).to(self.device)
-        t_out = pad([e[2] + [c["eos_id"]] for e in batch], multiple=args.pad_to).to(self.device)
+        t_in = pad([[e[1]] + list(e[2]) for e in batch], multiple=args.pad_to).to(self.device)
+        t_out = pad([list(e[2]) + [c["eos_id"]] for e in batch],
+                    multiple=args.pad_to).to(self.device)
         p.step += 1
         lr = learning_rate(args, p.step, p.rewarm_from) * self.cooled(p)
         loss = train_step(self.model, self.opt, s, t_in, t_out, lr, args.bf16)
