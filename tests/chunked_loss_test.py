@@ -14,6 +14,16 @@ except ImportError:
     torch = None
 
 
+def batch(seed, rows, length, d, vocab, padded_row, pad_from):
+    """Random hidden states, embeddings and targets; one row padded from pad_from on."""
+    g = torch.Generator().manual_seed(seed)
+    h = torch.randn(rows, length, d, generator=g)
+    w = torch.randn(vocab, d, generator=g) * 0.3
+    y = torch.randint(1, vocab, (rows, length), generator=g)
+    y[padded_row, pad_from:] = 0
+    return h, w, y
+
+
 @unittest.skipIf(torch is None, "needs torch (scripts/setup.sh --training)")
 class ChunkedLoss(unittest.TestCase):
     def reference(self, h, w, y, pad, eps):
@@ -51,11 +61,7 @@ class ChunkedLoss(unittest.TestCase):
                         "a padded position gets no gradient")
 
     def test_float32_as_trained(self):
-        g = torch.Generator().manual_seed(8)
-        h = torch.randn(3, 50, 32, generator=g)
-        w = torch.randn(300, 32, generator=g) * 0.2
-        y = torch.randint(1, 300, (3, 50), generator=g)
-        y[0, 40:] = 0
+        h, w, y = batch(8, 3, 50, 32, 300, 0, 40)
         want = self.reference(h, w, y, 0, 0.1)
         got = self.chunked(h, w, y, 0, 0.1, 64)
         for a, b in zip(got, want):
@@ -63,11 +69,7 @@ class ChunkedLoss(unittest.TestCase):
 
     def test_bfloat16_as_under_autocast(self):
         from models.pipeline.chunked_loss import tied_cross_entropy
-        g = torch.Generator().manual_seed(10)
-        h = torch.randn(4, 30, 32, generator=g)
-        w = torch.randn(200, 32, generator=g) * 0.3
-        y = torch.randint(1, 200, (4, 30), generator=g)
-        y[2, 20:] = 0
+        h, w, y = batch(10, 4, 30, 32, 200, 2, 20)
         ha, wa = h.clone().requires_grad_(), w.clone().requires_grad_()
         with torch.autocast("cpu", dtype=torch.bfloat16):
             logits = ha @ wa.t()
