@@ -122,12 +122,13 @@ def load_examples(args, sp, corpus, cfg):
             # why: a direction's own files hold back-translated pairs (training_data.corpus_of);
             # their machine-made source starts with bos, an id no typed text becomes, so the
             # model can tell them from human text and need not learn to write what is not there
-            tag = [cfg["bos_id"]] if prefix.endswith(BACKTRANSLATED) else []
+            machine_made = prefix.endswith(BACKTRANSLATED)
+            tag = array.array(typecode, [cfg["bos_id"]] if machine_made else [])
+            eos = array.array(typecode, [cfg["eos_id"]])
             for s_ids, t_ids in zip(encoded(sp, read(prefix + src), typecode),
                                     encoded(sp, read(prefix + tgt), typecode)):
                 if len(s_ids) + len(tag) < args.max_len and len(t_ids) < args.max_len:
-                    examples.append((array.array(typecode, tag) + s_ids +
-                                     array.array(typecode, [cfg["eos_id"]]), start, t_ids))
+                    examples.append((tag + s_ids + eos, start, t_ids))
                     n += 1
                     machine += bool(tag)
         rows = []
