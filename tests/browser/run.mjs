@@ -478,6 +478,14 @@ export async function run({
         `whole trace: ${trace.name} ${JSON.stringify(s0.attention.cross.shape)}`,
       );
       await writeFile(path.join(SHOTS, 'export.png'), png.bytes);
+      // a masked matrix's SVG hatches its masked cells and says so
+      await page.selectOption('#att-block', 'decoder');
+      const maskedSvg = (await grab('#export-svg')).bytes.toString('utf8');
+      await page.selectOption('#att-block', 'encoder');
+      assert(
+        /fill="url\(#hatch\)"/.test(maskedSvg) && maskedSvg.includes('hatched = masked'),
+        'the masked SVG lacks its hatching or its note',
+      );
     });
 
     await check(
@@ -838,6 +846,16 @@ export async function run({
           const moved = await stats(p, zoomed);
           assert(scrolled > 0 && moved.hash !== still.hash, 'row labels did not follow the scroll');
           await p.tap(zoom);
+          // a masked matrix fits too: its "hatched = masked" note moves under the colour bar
+          await p.selectOption('#att-block', 'decoder');
+          await p.waitForTimeout(150);
+          const masked = await p.evaluate(() => {
+            const box = document.querySelector('.view-attention .att-main .matrix-scroll');
+            return [box.scrollWidth, box.clientWidth];
+          });
+          assert(masked[0] <= masked[1], `the masked matrix scrolls sideways: ${masked}`);
+          await shot(p, '11-phone-masked');
+          await p.selectOption('#att-block', 'cross');
           await p.tap('#tab-timeline');
           await p.waitForSelector('.view-timeline .matrix-canvas');
           const canvas = '.view-timeline .matrix-canvas';

@@ -102,6 +102,10 @@ export function matrixSVG(view, notes) {
   out.push(
     `<text x="${x0 + lw}" y="${ly + 21}" font-size="10" fill="#555" text-anchor="end">${escapeXml(fmt(view.scale.max, 2))}</text>`,
   );
+  if (view.blocked) {
+    const [nx, ny] = L.noteBelow ? [x0, ly + 36] : [x0 + lw + 10, ly + 9];
+    out.push(`<text x="${nx}" y="${ny}" font-size="10" fill="#555">hatched = masked</text>`);
+  }
   out.push('</g></svg>');
   return out.join('\n');
 }

@@ -205,7 +205,8 @@ export function paintLegend(view, ctx, L, theme) {
   ctx.fillText(fmt(view.scale.max, 2), x + w, y + 12);
   if (view.blocked) {
     ctx.textAlign = 'left';
-    ctx.fillText('hatched = masked', x + w + 10, y);
+    if (L.noteBelow) ctx.fillText('hatched = masked', x, y + 26);
+    else ctx.fillText('hatched = masked', x + w + 10, y);
   }
   ctx.textBaseline = 'middle';
 }

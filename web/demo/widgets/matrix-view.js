@@ -23,6 +23,8 @@ import {
 import { matrixPNG, matrixSVG, matrixJSON } from './matrix-export.js';
 
 const LEGEND_H = 34;
+const NOTE_W = 110; // "hatched = masked" beside the colour bar
+const NOTE_BELOW_H = 14; // the same note under the bar's numbers
 
 export class MatrixView {
   /**
@@ -227,11 +229,13 @@ export class MatrixView {
       gridH = rows * cell;
     // why: the colour bar follows the grid's width, within readable bounds
     const legendW = Math.min(180, Math.max(100, gridW));
-    const legendWithNote = legendW + (this.blocked ? 110 : 40);
+    // why: on a phone "hatched = masked" beside the bar would widen the canvas past its box
+    const noteBelow = this.blocked && rowW + legendW + NOTE_W > avail;
+    const legendWithNote = legendW + (this.blocked && !noteBelow ? NOTE_W : 40);
     const width = Math.ceil(
       Math.max(rowW + gridW + sumsW + colW * Math.cos(LABEL_ANGLE) + 8, rowW + legendWithNote),
     );
-    const height = Math.ceil(colH + gridH + 8 + LEGEND_H);
+    const height = Math.ceil(colH + gridH + 8 + LEGEND_H + (noteBelow ? NOTE_BELOW_H : 0));
     const labelStep = Math.max(1, Math.ceil((fontPx + 1) / cell));
     return {
       cell,
@@ -248,6 +252,7 @@ export class MatrixView {
       labelStep,
       avail,
       legendW,
+      noteBelow,
       crowded: fitted < 13,
     };
   }
