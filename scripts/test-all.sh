@@ -9,7 +9,7 @@
 #
 #   bash scripts/test-all.sh       # npm test
 #   NATIVE_BUILD_DIR (default build, which scripts/setup.sh has built already)
-#   JOBS (default: all cores)
+#   JOBS (default: all cores): build jobs, ctest's parallel tests, node --test's parallel files
 #   FUZZ_SECONDS (default 25): how long each fuzz target runs
 set -uo pipefail
 
@@ -32,7 +32,7 @@ stage() {
 native() {
   cmake -S . -B "$native_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null &&
     cmake --build "$native_dir" -j "$jobs" &&
-    ctest --test-dir "$native_dir" --output-on-failure
+    ctest --test-dir "$native_dir" --output-on-failure -j "$jobs"
 }
 
 # why: one sanitized build serves both stages (see HEED_SANITIZE in CMakeLists.txt)
@@ -40,7 +40,7 @@ sanitized() {
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHEED_SANITIZE=ON \
     -DCMAKE_CXX_COMPILER=clang++ >/dev/null &&
     cmake --build build-asan -j "$jobs" &&
-    UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure
+    UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -j "$jobs"
 }
 
 stage "JS format (prettier --check)" npx --no-install prettier --check '**/*.{js,mjs}'
@@ -52,7 +52,9 @@ stage "ASan + UBSan build + ctest (build-asan)" sanitized
 stage "fuzzers, ${FUZZ_SECONDS:-25} s each (tests/fuzz)" \
   bash tests/fuzz/run.sh build-asan "${FUZZ_SECONDS:-25}"
 stage "wasm build (build-wasm)" env JOBS="$jobs" bash scripts/build-wasm.sh
-stage "node tests (tests/node)" env HEED_CLI="$root/$native_dir/heed" node --test tests/node/
+# why: cli.test.mjs (two minutes of CLI calls) runs beside the other files, not before them
+stage "node tests (tests/node)" env HEED_CLI="$root/$native_dir/heed" \
+  node --test --test-concurrency="$jobs" tests/node/
 if [ -f tests/browser/run.mjs ]; then
   stage "browser tests (tests/browser)" node tests/browser/run.mjs
   stage "the packed package in a user's page (tests/browser/package_page.mjs)" \
