@@ -854,6 +854,16 @@ export async function run({
             return [box.scrollWidth, box.clientWidth];
           });
           assert(masked[0] <= masked[1], `the masked matrix scrolls sideways: ${masked}`);
+          // the thumbnails of every head shrink to fit: neither the view nor a grid scrolls
+          const over = await p.evaluate(() =>
+            [
+              document.querySelector('.view-attention'),
+              ...document.querySelectorAll('.head-scroll'),
+            ]
+              .map((b) => b.scrollWidth - b.clientWidth)
+              .filter((d) => d > 0),
+          );
+          assert(over.length === 0, `the head grids scroll sideways by ${over} px`);
           await shot(p, '11-phone-masked');
           await p.selectOption('#att-block', 'cross');
           await p.tap('#tab-timeline');

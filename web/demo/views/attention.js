@@ -86,8 +86,9 @@ function blockThumbs(app, block, onPick) {
   const aligned = alignedHead(app.translator?.info);
   const { layers, heads } = blockShape(app.result, block);
   const extra = block === 'encoder' ? ['avg', 'rollout'] : ['avg'];
+  // why: thumbnails shrink to fit a phone; past that (8-head models) the grid scrolls in its box
   const g = el('div.head-grid', {
-    style: `grid-template-columns: auto repeat(${heads + extra.length}, auto)`,
+    style: `grid-template-columns: auto repeat(${heads + extra.length}, minmax(38px, 62px))`,
   });
   g.append(
     el('span'),
@@ -108,7 +109,7 @@ function blockThumbs(app, block, onPick) {
           text: `Outlined: layer ${aligned.layer + 1}, head ${aligned.head + 1}, ${ALIGNED_TEXT} (Marian’s guided alignment trains this head to align target and source words).`,
         })
       : null;
-  return el('div', {}, el('h4', { text: BLOCK_NAMES[block] }), g, key);
+  return el('div', {}, el('h4', { text: BLOCK_NAMES[block] }), el('div.head-scroll', {}, g), key);
 }
 
 /** Every head of the chosen layer as one link view's overlay, one colour per head. */
