@@ -97,10 +97,10 @@ export function screenshots(dir) {
 /** A tiny harness: check(name, fn) runs fn, records pass/fail, never throws. */
 export function harness() {
   const results = [];
-  // HEED_BROWSER_ONLY=words runs only the checks whose names contain them (a dev aid)
-  const only = process.env.HEED_BROWSER_ONLY;
+  // HEED_BROWSER_ONLY=regexp runs only the checks whose names match it (a dev aid)
+  const only = process.env.HEED_BROWSER_ONLY && new RegExp(process.env.HEED_BROWSER_ONLY);
   async function check(name, fn) {
-    if (only && !name.includes(only)) return;
+    if (only && !only.test(name)) return;
     const t0 = Date.now();
     try {
       await fn();

@@ -803,13 +803,30 @@ export async function run({
           await settled(p);
           for (const width of [390, 360]) {
             await p.setViewportSize({ width, height: 844 });
-            for (const view of ['timeline', 'attention', 'explain', 'lab', 'positions']) {
+            for (const view of [
+              'timeline',
+              'attention',
+              'explain',
+              'lab',
+              'positions',
+              'surgery',
+            ]) {
               await p.tap(`#tab-${view}`);
               await p.waitForTimeout(150);
               const w = await p.evaluate(() => [
                 document.documentElement.scrollWidth,
                 document.documentElement.clientWidth,
               ]);
+              // a view wider than the phone would scroll sideways inside the panel
+              const inner = await p.evaluate(() =>
+                [...document.querySelectorAll('#view > *')]
+                  .filter((e) => e.offsetParent)
+                  .map((e) => e.scrollWidth - e.clientWidth),
+              );
+              assert(
+                inner.every((d) => d <= 0),
+                `${view} at ${width} px scrolls sideways by ${inner} px`,
+              );
               assert(w[0] <= w[1], `${view} at ${width} px: the page is ${w[0]} px wide`);
               if (width === 390) await shot(p, `11-phone-${view}`);
             }
