@@ -26,6 +26,7 @@ export class App {
     this.translator = null;
     this.translatorModel = ''; // the models.json entry the translator serves now
     this.translatorFile = ''; // its file: the directions of one file share one translator
+    this.loadSerial = 0; // counts the loads started: only the newest may change the page
     this.doc = null; // finished TranslationResult of the whole text (one or more sentences)
     this.result = null; // the sentence of it the views show (with attention)
     this.resultText = '';
@@ -93,7 +94,7 @@ export class App {
    * The translator of models.json entry `id` (or of a model opened from this device,
    * open-model.js): the one loaded, the one still downloading (a second request waits for it,
    * never starts a second download), or a new one. A load that another model's load replaced
-   * is disposed when it lands and rejects with `superseded`.
+   * is disposed when it lands (or fails) and rejects with `superseded`, leaving the page alone.
    */
   async loadModel(id) {
     const entry = this.models.find((m) => m.id === id);
@@ -117,17 +118,22 @@ export class App {
     this.result = null;
     this.doc = null;
     this.translatorModel = this.translatorFile = '';
-    const open = entry.local ? openLocal(this, entry) : openModel(entry);
+    const serial = ++this.loadSerial;
+    const current = () => serial === this.loadSerial;
+    const open = entry.local ? openLocal(this, entry, current) : openModel(entry, current);
     const loading = { file: entry.file, promise: open };
     this.loading = loading;
     let translator;
     try {
       translator = await loading.promise;
+    } catch (err) {
+      if (current()) throw err;
     } finally {
       if (this.loading === loading) this.loading = null;
     }
-    if (this.loading) {
-      translator.dispose(); // another model was asked for while this one downloaded
+    // why: another model was asked for while this one downloaded, and may already be in use
+    if (!current()) {
+      translator?.dispose();
       throw Object.assign(new Error('another model was chosen'), { superseded: true });
     }
     this.translator = translator;

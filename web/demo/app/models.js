@@ -119,9 +119,10 @@ function warmEngine() {
 
 /**
  * Downloads (or revalidates) a models.json entry and starts a worker translator on it,
- * showing progress; on failure says why and rethrows.
+ * showing progress; on failure says why and rethrows. Once `current()` is false (another
+ * model was chosen meanwhile) it no longer touches the page.
  */
-export async function openModel(entry) {
+export async function openModel(entry, current = () => true) {
   const name = entry.name ?? entry.id;
   progress.start(`Loading ${name}…`);
   showAbout(entry);
@@ -137,18 +138,18 @@ export async function openModel(entry) {
       // boot.js has been downloading this model since the page was parsed: follow it
       progress.t0 = early.t0;
       if (early.seen.bytes) progress.update(early.seen.fraction, early.seen.bytes);
-      early.seen.listener = (f, n) => progress.update(f, n);
+      early.seen.listener = (f, n) => current() && progress.update(f, n);
     }
     const fetched =
       early?.promise ??
       fetchModel(url, {
         expectedSize: entry.size,
-        onProgress: (f, n) => progress.update(f, n),
+        onProgress: (f, n) => current() && progress.update(f, n),
       });
     let size = 0;
     const bytes = fetched.then((r) => {
       size = r.bytes.length; // why: the worker client may transfer (detach) the buffer
-      progress.say('Starting the engine…');
+      if (current()) progress.say('Starting the engine…');
       return r.bytes;
     });
     bytes.catch(() => {}); // why: awaited by spawnTranslator; reported below when it fails
@@ -156,12 +157,14 @@ export async function openModel(entry) {
     // why: the worker starts and compiles the engine while the model is still downloading
     const translator = await spawnTranslator({ model: bytes, threads: pageThreads() });
     const { source } = await fetched;
+    if (!current()) return translator;
     lastLoad = { size, source, ms: performance.now() - t0 };
     showStatus(loadedText(entry, translator, size, source, lastLoad.ms));
     progress.done();
     document.documentElement.dataset.heed = 'loaded';
     return translator;
   } catch (err) {
+    if (!current()) throw err;
     progress.done();
     document.documentElement.dataset.heed = 'load-failed';
     const why = err?.code ? `${err.code}: ${err.message}` : err.message;

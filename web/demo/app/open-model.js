@@ -151,7 +151,7 @@ function showLocalAbout(app, entry) {
  * The translator of a local entry for App.loadModel: the one just opened, or (chosen again
  * after another model) a new one from the same files, with status and progress as a download's.
  */
-export async function openLocal(app, entry) {
+export async function openLocal(app, entry, current = () => true) {
   if (entry.opened) {
     const translator = entry.opened;
     for (const e of app.models) if (e.file === entry.file) e.opened = null;
@@ -166,17 +166,19 @@ export async function openLocal(app, entry) {
   try {
     const { translator, plan } = await openPlan(entry.local);
     for (const e of app.models) if (e.file === entry.file) e.local = plan;
+    if (!current()) return translator;
     showStatus(describe(plan.model.name, translator.info, performance.now() - t0));
     showLocalAbout(app, entry);
     root.dataset.heed = 'loaded';
     return translator;
   } catch (err) {
+    if (!current()) throw err;
     root.dataset.heed = 'load-failed';
     showStatus(`Could not open ${entry.name}`);
     showMessage(`The model “${entry.name}” could not be opened from its files — ${why(err)}`);
     throw err;
   } finally {
-    progress.done();
+    if (current()) progress.done();
   }
 }
 
