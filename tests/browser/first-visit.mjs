@@ -266,6 +266,45 @@ export async function firstVisitChecks({
       }
     },
   );
+  await check(
+    'a model chosen again while its first download still runs: not fetched twice',
+    async () => {
+      const { ctx, p } = await fresh();
+      try {
+        let fetches = 0;
+        await ctx.route('**/models/multi.heed', async (r) => {
+          fetches++;
+          await new Promise((resolve) => setTimeout(resolve, 6000));
+          return route(r);
+        });
+        await p.goto(`${server.url}demo/#model=${multi[0].id}&beam=1`);
+        await p.waitForSelector('#examples button');
+        await p.selectOption('#model-select', tiny.id);
+        await finished(p);
+        const between = await p.evaluate(() => window.heedDemo.translatorModel);
+        await p.selectOption('#model-select', multi[0].id);
+        const waiting = await p.textContent('#model-status');
+        await p.waitForFunction((id) => window.heedDemo.translatorModel === id, multi[0].id, {
+          timeout: 60_000,
+        });
+        await finished(p);
+        const got = await p.evaluate(() => ({
+          state: document.documentElement.dataset.heed,
+          to: window.heedDemo.result?.to,
+          status: document.getElementById('model-status').textContent,
+          box: document.getElementById('load-box')?.hidden,
+        }));
+        assert(between === tiny.id, `the tiny model was not used in between: ${between}`);
+        assert(/^Loading /.test(waiting), `while it downloads the status says: ${waiting}`);
+        assert(got.state === 'translated' && got.to === multi[0].to, `${got.state} ${got.to}`);
+        assert(got.status.startsWith(`${multi[0].name}: `), `the status says: ${got.status}`);
+        assert(fetches === 1, `multi.heed was requested ${fetches} times`);
+        assert(got.box === true, 'the download box is still shown');
+      } finally {
+        await ctx.close();
+      }
+    },
+  );
   await check('a paste over the length limit says so and what was kept', async () => {
     const { ctx, p } = await fresh();
     try {

@@ -5,7 +5,7 @@
 import { parseState, formatState } from './state.js';
 import { announce, hideTip } from '../widgets/ui.js';
 import { page } from './page.js';
-import { openModel, showAbout, showShared } from './models.js';
+import { openModel, resumeLoad, showAbout, showShared } from './models.js';
 import { openLocal } from './open-model.js';
 import { showOutput, showSentencePicker, showFindings } from './translation.js';
 import { showExportTarget, exportFigure } from './export.js';
@@ -26,7 +26,8 @@ export class App {
     this.translator = null;
     this.translatorModel = ''; // the models.json entry the translator serves now
     this.translatorFile = ''; // its file: the directions of one file share one translator
-    this.loadSerial = 0; // counts the loads started: only the newest may change the page
+    this.loadSerial = 0; // counts the loads asked for: only the newest may change the page
+    this.loads = new Map(); // file -> {serial, t0, promise}: the downloads still running
     this.doc = null; // finished TranslationResult of the whole text (one or more sentences)
     this.result = null; // the sentence of it the views show (with attention)
     this.resultText = '';
@@ -93,8 +94,9 @@ export class App {
   /**
    * The translator of models.json entry `id` (or of a model opened from this device,
    * open-model.js): the one loaded, the one still downloading (a second request waits for it,
-   * never starts a second download), or a new one. A load that another model's load replaced
-   * is disposed when it lands (or fails) and rejects with `superseded`, leaving the page alone.
+   * never starts a second download, even after another model was chosen meanwhile), or a new
+   * one. A load that another model's load replaced is disposed when it lands (or fails) and
+   * rejects with `superseded`, leaving the page alone.
    */
   async loadModel(id) {
     const entry = this.models.find((m) => m.id === id);
@@ -119,21 +121,34 @@ export class App {
     this.doc = null;
     this.translatorModel = this.translatorFile = '';
     const serial = ++this.loadSerial;
-    const current = () => serial === this.loadSerial;
-    const open = entry.local ? openLocal(this, entry, current) : openModel(entry, current);
-    const loading = { file: entry.file, promise: open };
+    // why: a file chosen again while its superseded download still runs is not fetched twice
+    let load = this.loads.get(entry.file);
+    if (load) {
+      load.serial = serial;
+      resumeLoad(entry, load.t0);
+    } else {
+      load = { serial, t0: performance.now() };
+      const current = () => load.serial === this.loadSerial;
+      load.promise = entry.local ? openLocal(this, entry, current) : openModel(entry, current);
+      this.loads.set(entry.file, load);
+      const settle = () => this.loads.get(entry.file) === load && this.loads.delete(entry.file);
+      load.promise.then(settle, settle);
+    }
+    const loading = { file: entry.file, promise: load.promise };
     this.loading = loading;
+    const newest = () => load.serial === serial; // this call is the last to ask for the file
     let translator;
     try {
       translator = await loading.promise;
     } catch (err) {
-      if (current()) throw err;
+      if (newest() && serial === this.loadSerial) throw err;
     } finally {
       if (this.loading === loading) this.loading = null;
     }
-    // why: another model was asked for while this one downloaded, and may already be in use
-    if (!current()) {
-      translator?.dispose();
+    // why: another model was asked for while this one downloaded, and may already be in use;
+    // of the calls that waited for one file, the last one disposes it or keeps it
+    if (!newest() || serial !== this.loadSerial) {
+      if (newest()) translator?.dispose();
       throw Object.assign(new Error('another model was chosen'), { superseded: true });
     }
     this.translator = translator;

@@ -97,6 +97,16 @@ async function earlyModel(file) {
   return early;
 }
 
+/** The page again says that `entry` is loading: its download, started at `t0`, still runs. */
+export function resumeLoad(entry, t0) {
+  const name = entry.name ?? entry.id;
+  progress.start(`Loading ${name}…`);
+  progress.t0 = t0;
+  if (!entry.local) showAbout(entry);
+  showStatus(`Loading ${name}…`);
+  document.documentElement.dataset.heed = 'loading';
+}
+
 let warming = null;
 
 /**
