@@ -305,6 +305,49 @@ export async function firstVisitChecks({
       }
     },
   );
+  await check(
+    'every control used while the model downloads: no error, the last choice is translated',
+    async () => {
+      const { ctx, p } = await fresh();
+      const errors = [];
+      p.on('pageerror', (e) => errors.push(e.message));
+      p.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      try {
+        await ctx.route('**/models/multi.heed', async (r) => {
+          await new Promise((resolve) => setTimeout(resolve, 6000));
+          return route(r);
+        });
+        await p.goto(`${server.url}demo/#model=${multi[0].id}&beam=1`);
+        await p.waitForSelector('#examples button');
+        for (const view of ['timeline', 'attention', 'explain', 'lab', 'positions', 'surgery']) {
+          await p.click(`#tab-${view}`);
+          await p.waitForTimeout(100);
+        }
+        await p.check('input[name="decoding"][value="4"]');
+        await p.check('input[name="decoding"][value="1"]');
+        if (await p.isEnabled('#shortlist')) await p.click('#shortlist');
+        await p.fill('#max-length', '40');
+        await p.dispatchEvent('#max-length', 'change');
+        await p.click('#examples button:nth-child(3)');
+        await p.click('#translate-btn');
+        await p.click('#tab-attention');
+        await finished(p);
+        const got = await p.evaluate(() => ({
+          state: document.documentElement.dataset.heed,
+          of: window.heedDemo.resultText,
+          source: document.getElementById('source-text').value,
+          beam: window.heedDemo.state.beam,
+          thumbs: document.querySelectorAll('.head-grid canvas').length,
+        }));
+        assert(errors.length === 0, `errors: ${errors.join(' | ')}`);
+        assert(got.state === 'translated', `state ${got.state}`);
+        assert(got.of === multi[0].examples[2] && got.source === got.of, `translated “${got.of}”`);
+        assert(got.beam === 1 && got.thumbs > 0, `beam ${got.beam}, ${got.thumbs} thumbnails`);
+      } finally {
+        await ctx.close();
+      }
+    },
+  );
   await check('a paste over the length limit says so and what was kept', async () => {
     const { ctx, p } = await fresh();
     try {
