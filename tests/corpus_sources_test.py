@@ -11,7 +11,8 @@ import sys
 import tempfile
 
 from models.corpus.sources import (copy_pairs, ding, ding_verbs, freedict, games,
-                                   gettext_catalogs, licences, rpgs, templates, ui, verbs_fr)
+                                   gettext_catalogs, licences, rpgs, scenes, templates, ui,
+                                   verbs_fr)
 from models.corpus.sources.templates import Noun
 
 FAILED = []
@@ -301,7 +302,10 @@ DING_VERBS = (
     "barked | barks | barked\n"
     "durchdringen {vi} | durchdringend | durchgedrungen | dringt | drang :: to come through | "
     "coming through | come through | comes through | came through\n"
-    "lachen {vi} | lachend | gelacht :: to laugh | laughing | laughed\n")
+    "lachen {vi} | lachend | gelacht :: to laugh | laughing | laughed\n"
+    # Ding's typo: a short verb's -ing without its doubled consonant
+    "gewinnen {vi} | gewinnend | gewonnen | er/sie gewinnt | ich/er/sie gewann :: to win | "
+    "wining | won | he/she wins | I/he/she won\n")
 
 
 def ding_verbs_in_sentences():
@@ -318,7 +322,7 @@ def ding_verbs_in_sentences():
     check("ding verbs: vi entries with the third person on both sides, nothing else",
           [e[:2] if e else None for e in entries],
           [("warten", "wait"), ("schlafen", "sleep"), ("aufstehen", "get up"),
-           ("in Ohnmacht fallen", "faint"), None, None, None, None, None])
+           ("in Ohnmacht fallen", "faint"), None, None, None, None, None, None])
     check("ding verbs: the forms of a strong verb", entries[1][2],
           {"ing": (None, ("sleeping", "")), "present": (("schläft", ""), ("sleeps", "")),
            "past": (("schlief", ""), ("slept", ""))})
@@ -358,10 +362,59 @@ def ding_verbs_in_sentences():
     check("ding verbs: no past, no nicht before a noun",
           [r[0] for r in ding_verbs.patterns_for("faint", faint)],
           ["present", "progressive", "question", "why", "now", "today", "often"])
-    check("ding verbs: PER_VERB sentences a verb, at most its patterns", len(made),
-          sum(min(ding_verbs.PER_VERB, len(ding_verbs.patterns_for(e, f))) for _, e, f in found))
-    every = {ding_verbs.sentence(row, subject, e, f) for _, e, f in found
-             for row in ding_verbs.patterns_for(e, f) for subject in ding_verbs.SUBJECTS}
+    _, _, wait = entries[0]
+    check("ding verbs: the plural's present and past", [
+        ding_verbs.plural_forms(*e[::2]) for e in entries[:4]],
+        [("warten", "warteten"), ("schlafen", "schliefen"), ("stehen", "standen"),
+         ("fallen", None)])
+    rows.update({row[0]: row for row in ding_verbs.PLACE_PATTERNS})
+    they, children, we = (s[:2] + s[4:] for s in scenes.PLURAL_SUBJECTS if s[0] in (
+        "they", "the children", "we"))
+    horse, garden = scenes.ANIMALS[0][:2], scenes.PLACES[0][:2]
+    with_plural = {v: dict(f, plural=ding_verbs.plural_forms(d, f)) for d, v, f in found}
+    for pattern, subject, en_inf, place, want in [
+            ("present", they, "sleep", None, ("They sleep.", "Sie schlafen.")),
+            ("question", children, "get up", None,
+             ("Are the children getting up?", "Stehen die Kinder auf?")),
+            ("why", we, "wait", None, ("Why are we waiting?", "Warum warten wir?")),
+            ("past", we, "get up", None, ("We got up.", "Wir standen auf.")),
+            ("yesterday", children, "sleep", None,
+             ("The children slept yesterday.", "Die Kinder schliefen gestern.")),
+            ("did not", they, "wait", None, ("They did not wait.", "Sie warteten nicht.")),
+            ("often", children, "faint", None,
+             ("The children often faint.", "Die Kinder fallen oft in Ohnmacht.")),
+            ("present", horse, "sleep", None, ("The horse sleeps.", "Das Pferd schläft.")),
+            ("where", child, "sleep", garden,
+             ("The child sleeps in the garden.", "Das Kind schläft im Garten.")),
+            ("where question", children, "get up", garden,
+             ("Are the children getting up in the garden?", "Stehen die Kinder im Garten auf?")),
+            ("where progressive", he, "faint", garden,
+             ("He is fainting in the garden.", "Er fällt im Garten in Ohnmacht.")),
+            ("where past", he, "get up", garden,
+             ("He got up in the garden.", "Er stand im Garten auf."))]:
+        check("ding verbs: %s, %s, %s" % (pattern, subject[0], en_inf), ding_verbs.sentence(
+            rows[pattern], subject, en_inf, with_plural[en_inf], place), want)
+    check("ding verbs: animals only for what an animal does; the plural where there is one",
+          [len(ding_verbs.more_subjects(v, p)) for v, p in (
+              ("sleep", True), ("faint", True), ("faint", None))],
+          [len(ding_verbs.SUBJECTS) + len(scenes.PLURAL_SUBJECTS) + len(scenes.ANIMALS),
+           len(ding_verbs.SUBJECTS) + len(scenes.PLURAL_SUBJECTS), len(ding_verbs.SUBJECTS)])
+    base = sum(min(ding_verbs.PER_VERB, len(ding_verbs.patterns_for(e, f))) for _, e, f in found)
+    check("ding verbs: PER_VERB sentences a verb, then at most MORE_PER_VERB more",
+          base < len(made) <= base + ding_verbs.MORE_PER_VERB * len(found), True)
+    check("ding verbs: the PER_VERB sentences come first, as before the others",
+          made[:ding_verbs.PER_VERB], [ding_verbs.sentence(r, s, found[0][1], found[0][2])
+                                       for r, s in ding_verbs.draws(
+                                           "%s\t%s" % found[0][1::-1],
+                                           ding_verbs.patterns_for(*found[0][1:]),
+                                           ding_verbs.SUBJECTS)][:ding_verbs.PER_VERB])
+    every = {ding_verbs.sentence(row, subject, e, with_plural[e], place)
+             for _, e, f in found
+             for row in ding_verbs.patterns_for(e, f) + ding_verbs.patterns_for(
+                 e, f, ding_verbs.PLACE_PATTERNS)
+             for subject in ding_verbs.more_subjects(e, with_plural[e]["plural"])
+             for place in ([p[:2] for p in scenes.PLACES] if row[0].startswith("where")
+                           else [None])}
     check("ding verbs: every sentence one of the patterns", set(made) <= every, True)
     check("ding verbs: deterministic", made, list(ding_verbs.sentences(found)))
     check("ding verbs: no sentence twice", len(set(made)), len(made))
@@ -451,9 +504,13 @@ def french_verbs_in_sentences():
         made = list(verbs_fr.pairs(root, "fr"))
         check("verbs fr: nothing for German", list(verbs_fr.pairs(root, "de")), [])
     check("verbs fr: Verbiste's present 3sg and participles, the first alternative",
-          [forms[v] for v in ("danser", "dormir", "partir", "lever")],
+          [tuple(forms[v][k] for k in ("3s", "ms", "fs"))
+           for v in ("danser", "dormir", "partir", "lever")],
           [("danse", "dansé", "dansée"), ("dort", "dormi", "dormie"),
            ("part", "parti", "partie"), ("lève", "levé", "levée")])
+    check("verbs fr: Verbiste's plural, present 1p and 3p and participles, the first alternative",
+          [tuple(forms[v][k] for k in ("1p", "3p", "mp", "fp")) for v in ("dormir", "lever")],
+          [("dormons", "dorment", "dormis", "dormies"), ("levons", "lèvent", "levés", "levées")])
     check("verbs fr: the French verb fra-eng gives back; no pronominal one (get up: se lever)",
           [(e, fr) for e, _, fr, _ in found],
           [("dance", "danser"), ("sleep", "dormir"), ("leave", "partir"), ("arrive", "arriver")])
@@ -483,9 +540,45 @@ def french_verbs_in_sentences():
               verbs_fr.sentence(rows[pattern], subject, *verb[en_inf]), want)
     check("verbs fr: the English subjects are ding_verbs'", [s[0] for s in verbs_fr.SUBJECTS],
           [s[0] for s in ding_verbs.SUBJECTS])
-    check("verbs fr: PER_VERB sentences a verb", len(made), ding_verbs.PER_VERB * len(found))
-    every = {verbs_fr.sentence(row, subject, *v) for v in found
-             for row in verbs_fr.patterns_for(v[0], v[1]) for subject in verbs_fr.SUBJECTS}
+    rows.update({row[0]: row for row in verbs_fr.PLACE_PATTERNS})
+    they, girls, we = (s[:1] + s[2:] for s in scenes.PLURAL_SUBJECTS if s[0] in (
+        "they", "the girls", "we"))
+    horse = scenes.ANIMALS[0][:1] + scenes.ANIMALS[0][2:]
+    garden, bed, home = (p for p in scenes.PLACES if p[0] in ("in the garden", "in bed",
+                                                               "at home"))
+    for pattern, subject, en_inf, place, want in [
+            ("present", they, "sleep", None, ("They sleep.", "Ils dorment.")),
+            ("question", they, "arrive", None, ("Are they arriving?", "Est-ce qu'ils arrivent ?")),
+            ("past", we, "dance", None, ("We danced.", "Nous avons dansé.")),
+            ("past", girls, "leave", None, ("The girls left.", "Les filles sont parties.")),
+            ("did not", we, "leave", None, ("We did not leave.", "Nous ne sommes pas partis.")),
+            ("not", they, "arrive", None, ("They are not arriving.", "Ils n'arrivent pas.")),
+            ("yesterday", horse, "arrive", None,
+             ("The horse arrived yesterday.", "Le cheval est arrivé hier.")),
+            ("where", child, "sleep", garden,
+             ("The child sleeps in the garden.", "L'enfant dort dans le jardin.")),
+            ("where question", he, "sleep", bed,
+             ("Is he sleeping in bed?", "Est-ce qu'il dort au lit ?")),
+            ("where progressive", girls, "dance", home,
+             ("The girls are dancing at home.", "Les filles dansent à la maison.")),
+            ("where past", sister, "sleep", home,
+             ("My sister slept at home.", "Ma sœur a dormi à la maison."))]:
+        check("verbs fr: %s, %s, %s" % (pattern, subject[0], en_inf),
+              verbs_fr.sentence(rows[pattern], subject, *verb[en_inf], place), want)
+    check("verbs fr: the plural only where Verbiste gives it; animals for what they do",
+          [len(verbs_fr.more_subjects(v, f)) for v, f in (
+              ("sleep", forms["dormir"]), ("dance", forms["danser"]),
+              ("dance", {"3s": "danse", "ms": "dansé", "fs": "dansée"}))],
+          [len(verbs_fr.SUBJECTS) + len(scenes.PLURAL_SUBJECTS) + len(scenes.ANIMALS),
+           len(verbs_fr.SUBJECTS) + len(scenes.PLURAL_SUBJECTS), len(verbs_fr.SUBJECTS)])
+    base = ding_verbs.PER_VERB * len(found)
+    check("verbs fr: PER_VERB sentences a verb, then at most MORE_PER_VERB more",
+          base < len(made) <= base + verbs_fr.MORE_PER_VERB * len(found), True)
+    every = {verbs_fr.sentence(row, subject, *v, place) for v in found
+             for row in verbs_fr.patterns_for(v[0], v[1]) + verbs_fr.patterns_for(
+                 v[0], v[1], verbs_fr.PLACE_PATTERNS)
+             for subject in verbs_fr.more_subjects(v[0], v[3])
+             for place in (scenes.PLACES if row[0].startswith("where") else [None])}
     check("verbs fr: every sentence one of the patterns", set(made) <= every, True)
     check("verbs fr: deterministic", made, list(verbs_fr.sentences(found)))
     check("verbs fr: no sentence twice", len(set(made)), len(made))

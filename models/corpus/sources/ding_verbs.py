@@ -27,12 +27,18 @@ before the rest: "Das Kind steht jetzt auf."), and questions ("Is the child gett
 "Steht das Kind auf?", "Warum steht er auf?": the finite word before the subject, the rest at the
 end, a pronoun subject in lower case). The patterns and each one's subject are chosen by a hash of
 the verb, so the output is deterministic.
+
+Then MORE_PER_VERB more per verb, by another hash, with the subjects and places of scenes.py:
+the plural and "we" ("Die Kinder stehen auf.": the German plural is the infinitive without the
+rest, its past the singular's with -en or -n: "standen", "warteten"), animals for the verbs an
+animal does, and PLACE_PATTERNS, a place between the finite word and the rest ("Das Kind steht
+im Garten auf."). The PER_VERB sentences stay what they were without these.
 """
 import hashlib
 import random
 import re
 
-from . import ding
+from . import ding, scenes
 from .templates import capital
 
 PACKAGES = ding.PACKAGES
@@ -49,25 +55,36 @@ SUBJECTS = [
     ("his mother", "seine Mutter"), ("the boy", "der Junge"), ("the girl", "das Mädchen"),
     ("my uncle", "mein Onkel"),
 ]
-# (name, English, German). Slots: {s} the subject; English {pres}, {ing}, {past} the forms and
-# {inf} the infinitive ("get up"); German {v} and {pv} the finite word of the present and of the
-# past ("steht", "stand"), {V} the present's capitalised, {rest} and {prest} what follows it
-# (" auf", or ""): an adverb or "nicht" goes between the two, the subject after {V} in a question.
+# (name, English, German). Slots: {s} the subject; English {pres}, {ing}, {past} the forms,
+# {inf} the infinitive ("get up"), {be} and {Be} "is" or "are", {where} a place; German {v} and
+# {pv} the finite word of the present and of the past ("steht", "stand"), {V} the present's
+# capitalised, {rest} and {prest} what follows it (" auf", or ""): an adverb, "nicht" or a place
+# goes between the two, the subject after {V} in a question.
 PATTERNS = [
     ("present", "{s} {pres}.", "{s} {v}{rest}."),
-    ("progressive", "{s} is {ing}.", "{s} {v}{rest}."),
-    ("question", "Is {s} {ing}?", "{V} {s}{rest}?"),
-    ("why", "Why is {s} {ing}?", "Warum {v} {s}{rest}?"),
-    ("now", "{s} is {ing} now.", "{s} {v} jetzt{rest}."),
-    ("today", "Today {s} is {ing}.", "Heute {v} {s}{rest}."),
+    ("progressive", "{s} {be} {ing}.", "{s} {v}{rest}."),
+    ("question", "{Be} {s} {ing}?", "{V} {s}{rest}?"),
+    ("why", "Why {be} {s} {ing}?", "Warum {v} {s}{rest}?"),
+    ("now", "{s} {be} {ing} now.", "{s} {v} jetzt{rest}."),
+    ("today", "Today {s} {be} {ing}.", "Heute {v} {s}{rest}."),
     ("often", "{s} often {pres}.", "{s} {v} oft{rest}."),
-    ("not", "{s} is not {ing}.", "{s} {v} nicht{rest}."),
+    ("not", "{s} {be} not {ing}.", "{s} {v} nicht{rest}."),
     ("past", "{s} {past}.", "{s} {pv}{prest}."),
     ("yesterday", "{s} {past} yesterday.", "{s} {pv} gestern{prest}."),
     ("did not", "{s} did not {inf}.", "{s} {pv} nicht{prest}."),
 ]
-PROGRESSIVE = {"progressive", "question", "why", "now", "today", "not"}
-PAST = {"past", "yesterday", "did not"}
+# The patterns with a place (scenes.PLACES), drawn only beyond PER_VERB (more_draws).
+PLACE_PATTERNS = [
+    ("where", "{s} {pres} {where}.", "{s} {v} {where}{rest}."),
+    ("where progressive", "{s} {be} {ing} {where}.", "{s} {v} {where}{rest}."),
+    ("where question", "{Be} {s} {ing} {where}?", "{V} {s} {where}{rest}?"),
+    ("where past", "{s} {past} {where}.", "{s} {pv} {where}{prest}."),
+]
+# Sentences per verb beyond PER_VERB: other subjects (plural, animals) and places.
+MORE_PER_VERB = 4
+PROGRESSIVE = {"progressive", "question", "why", "now", "today", "not", "where progressive",
+               "where question"}
+PAST = {"past", "yesterday", "did not", "where past"}
 # why: "nicht" before a noun is wrong ("hält nicht eine Rede": keine Rede, or a contrast)
 NEGATED = {"not", "did not"}
 # why: English verbs of state are not used in the progressive ("The boy is existing.")
@@ -86,6 +103,7 @@ SUBJECT_NOTE_DE = re.compile(r"^\((?:[A-ZÄÖÜ]|z\. ?B\.)")
 PREPOSITION = r"(?:to|at|in|on|with|for|from|about|of|into|over|against|after|towards?|upon)"
 ARGUMENT_NOTE_EN = re.compile(r"\b(?:sb|sth)\b|^\(%s(?:[;,/] ?%s)*\)$" % (PREPOSITION, PREPOSITION))
 FORBIDDEN = re.compile(r"\bsich\b|\bes\b|\bit\b|\bthere\b")
+SHORT_VERB = re.compile(r"^[^aeiou]*[aeiou][^aeiouwxy]$")
 UMLAUT = str.maketrans("äöüÄÖÜ", "aouAOU")
 
 
@@ -222,6 +240,10 @@ def verb_entry(units):
     if "past" in forms and forms["past"][1][0] == en_verb + en_verb[-1] + "ed" and \
             forms["ing"][1][0] != en_verb + en_verb[-1] + "ing":
         return None
+    # why: and "wining", "tiping": a one-syllable verb ending in one vowel and one consonant
+    # doubles it before -ing (win: winning)
+    if SHORT_VERB.match(en_verb) and forms["ing"][1][0] == en_verb + "ing":
+        return None
     return de_inf, en_inf, forms
 
 
@@ -256,23 +278,51 @@ def joined(form):
     return " ".join(w for w in form if w)
 
 
-def sentence(pattern, subject, en_inf, forms):
-    """(English, German) of one PATTERNS row for one SUBJECTS row and a verb's forms."""
+def plural_forms(de_inf, forms):
+    """The German plural's finite words (present, past or None): the infinitive without the
+    present's rest ("stehen" for aufstehen, "gehen" for auf Zehenspitzen gehen) and the singular
+    past with -en or -n ("standen", "machten"); None where the infinitive's verb does not end
+    in -n."""
+    (_, rest), _ = forms["present"]
+    words = de_inf.split()
+    particle = rest.split()[len(words) - 1:]
+    verb = words[-1][len(particle[0]):] if particle else words[-1]
+    if not verb.endswith("n"):
+        return None
+    past = None
+    if "past" in forms:
+        pv = forms["past"][0][0]
+        past = pv + ("n" if pv.endswith("e") else "en")
+    return verb, past
+
+
+def sentence(pattern, subject, en_inf, forms, place=None):
+    """(English, German) of one PATTERNS or PLACE_PATTERNS row for one subject and a verb's
+    forms. A subject is (English, German) in the third person singular, or (English, German,
+    person) with person "3s", "3p" or "1p"; forms["plural"] is plural_forms' for the plural;
+    place is (English, German) for the {where} of PLACE_PATTERNS."""
     _, en, de = pattern
+    en_s, de_s, *person = subject
+    plural = person not in ([], ["3s"])
     (v, rest), en_pres = forms["present"]
-    en_slots = {"s": subject[0], "pres": joined(en_pres), "ing": joined(forms["ing"][1]),
-                "inf": en_inf}
-    de_slots = {"s": subject[1], "v": v, "V": capital(v), "rest": " " + rest if rest else ""}
+    en_slots = {"s": en_s, "pres": en_inf if plural else joined(en_pres),
+                "ing": joined(forms["ing"][1]), "inf": en_inf, "be": "are" if plural else "is",
+                "Be": "Are" if plural else "Is", "where": place[0] if place else ""}
+    if plural:
+        v = forms["plural"][0]
+    de_slots = {"s": de_s, "v": v, "V": capital(v), "rest": " " + rest if rest else "",
+                "where": place[1] if place else ""}
     if "past" in forms:
         (pv, prest), en_past = forms["past"]
         en_slots["past"] = joined(en_past)
-        de_slots.update(pv=pv, prest=" " + prest if prest else "")
+        de_slots.update(pv=forms["plural"][1] if plural else pv,
+                        prest=" " + prest if prest else "")
     return capital(en.format(**en_slots)), capital(de.format(**de_slots))
 
 
-def patterns_for(en_inf, forms):
+def patterns_for(en_inf, forms, rows=PATTERNS):
     out = []
-    for row in PATTERNS:
+    for row in rows:
         name = row[0]
         if name in PAST and "past" not in forms:
             continue
@@ -284,19 +334,59 @@ def patterns_for(en_inf, forms):
     return out
 
 
+def rng_for(key, seed):
+    return random.Random(hashlib.sha1(("%s\t%s" % (seed, key)).encode("utf-8")).digest())
+
+
 def draws(key, rows, subjects, seed="heed"):
     """[(pattern row, subject)] for one verb: PER_VERB of its rows, each once, each with a
     subject, chosen by a hash of key (the verb), so the result is stable."""
-    rng = random.Random(hashlib.sha1(("%s\t%s" % (seed, key)).encode("utf-8")).digest())
+    rng = rng_for(key, seed)
     return [(row, rng.choice(subjects)) for row in rng.sample(rows, min(PER_VERB, len(rows)))]
 
 
+def more_draws(key, rows, subjects, places, count, seed="heed"):
+    """[(pattern row, subject, place or None)]: count more for one verb, by a hash of key apart
+    from draws', each row and subject by chance (a place for a PLACE_PATTERNS row); the caller
+    drops what repeats."""
+    rng = rng_for(key + "\tmore", seed)
+    out = []
+    for _ in range(count):
+        row, subject = rng.choice(rows), rng.choice(subjects)
+        out.append((row, subject, rng.choice(places) if row[0].startswith("where") else None))
+    return out
+
+
+def more_subjects(en_inf, plural):
+    """The subjects of more_draws: SUBJECTS, the plural ones where the verb has a plural, the
+    animals where the verb is one an animal does (scenes.py)."""
+    out = list(SUBJECTS)
+    if plural:
+        out += [(en, de, person) for en, de, _, _, person in scenes.PLURAL_SUBJECTS]
+    if en_inf in scenes.ANIMAL_VERBS:
+        out += [(en, de) for en, de, _, _ in scenes.ANIMALS]
+    return out
+
+
 def sentences(found, seed="heed"):
-    """PER_VERB sentences per verb (draws)."""
+    """PER_VERB sentences per verb (draws), then up to MORE_PER_VERB more (more_draws), each
+    sentence once."""
+    seen = set()
     for de_inf, en_inf, forms in found:
-        for row, subject in draws("%s\t%s" % (en_inf, de_inf), patterns_for(en_inf, forms),
-                                  SUBJECTS, seed):
-            yield sentence(row, subject, en_inf, forms)
+        key = "%s\t%s" % (en_inf, de_inf)
+        made = [sentence(row, subject, en_inf, forms)
+                for row, subject in draws(key, patterns_for(en_inf, forms), SUBJECTS, seed)]
+        plural = plural_forms(de_inf, forms)
+        forms = dict(forms, plural=plural)
+        rows = patterns_for(en_inf, forms) + patterns_for(en_inf, forms, PLACE_PATTERNS)
+        made += [sentence(row, subject, en_inf, forms, place and place[:2])
+                 for row, subject, place in more_draws(
+                     key, rows, more_subjects(en_inf, plural), scenes.PLACES, MORE_PER_VERB,
+                     seed)]
+        for pair in made:
+            if pair not in seen:
+                seen.add(pair)
+                yield pair
 
 
 def pairs(root, lang):

@@ -12,8 +12,9 @@ before fonctionner). Each English and each French infinitive once, the most comm
 
 Verbiste (verbiste): verbs-fr.xml names each verb's template ("dormir": "dor:mir", the radical
 before the colon is the template verb's), conjugation-fr.xml gives per template the endings per
-mood, tense and person; read here: the present's third person singular ("dort") and the past
-participle, masculine and feminine singular ("dormi", "partie"), the first alternative of each.
+mood, tense and person; read here: the present's third person singular and plural and first
+person plural ("dort", "dorment", "dormons") and the past participle ("dormi", "partie",
+"partis", "parties"), the first alternative of each.
 
 Sentences: SUBJECTS (ding_verbs' 16 people, written by hand in French with their gender) in
 PATTERNS: present, progressive (French present), with "maintenant", "souvent" or "aujourd'hui",
@@ -29,14 +30,20 @@ mute h decides the elision); multiword translations; defective verbs Verbiste gi
 participle for. FreeDict's phrasal verbs are loose, so an English verb of more than one word takes
 only a French verb whose first fra-eng translation it is ("come back": revenir). FreeDict pairs
 that are wrong in Ding's sense or need an object are refused by hand (WRONG, SKIP, read off the
-output; about 110 of Ding's 500 verbs remain). The plural, other persons and tenses, and
-inversion questions are not written.
+output; about 110 of Ding's 500 verbs remain).
+
+Then MORE_PER_VERB more per verb (ding_verbs.more_draws) with the subjects and places of
+scenes.py: the third person plural and "nous" (Verbiste's present "dorment", "dormons"; the
+passé composé with "ont", "avons", "sont", "sommes", the participle agreeing in gender and
+number after être: "Les filles sont parties."), animals for the verbs an animal does, and
+PLACE_PATTERNS ("L'enfant dort dans le jardin."). Other persons and tenses, and inversion
+questions, are not written.
 """
 import os
 import re
 import xml.etree.ElementTree as ET
 
-from . import ding_verbs, freedict
+from . import ding_verbs, freedict, scenes
 from .templates import capital
 
 PACKAGES = {"fr": ["trans-de-en", "dict-freedict-eng-fra", "dict-freedict-fra-eng", "verbiste"]}
@@ -60,20 +67,34 @@ ETRE = {"aller", "venir", "partir", "arriver", "tomber", "naître", "mourir", "r
         "intervenir", "décéder", "advenir", "accourir", "apparaître", "réapparaître"}
 # (name, English, French). Slots: {s} the subject; English as in ding_verbs.PATTERNS; French {v}
 # the present ("dort"), {ne} "ne " or "n'" before it, {que} "que " or "qu'" before the subject,
-# {aux} "a" or "est", {nea} {ne} before {aux}, {pp} the participle agreeing with the subject.
+# {aux} "a", "est" or their plural, {nea} {ne} before {aux}, {pp} the participle agreeing with
+# the subject, {where} a place.
 PATTERNS = [
     ("present", "{s} {pres}.", "{s} {v}."),
-    ("progressive", "{s} is {ing}.", "{s} {v}."),
-    ("question", "Is {s} {ing}?", "Est-ce {que}{s} {v} ?"),
-    ("why", "Why is {s} {ing}?", "Pourquoi est-ce {que}{s} {v} ?"),
-    ("now", "{s} is {ing} now.", "{s} {v} maintenant."),
-    ("today", "Today {s} is {ing}.", "Aujourd'hui, {s} {v}."),
+    ("progressive", "{s} {be} {ing}.", "{s} {v}."),
+    ("question", "{Be} {s} {ing}?", "Est-ce {que}{s} {v} ?"),
+    ("why", "Why {be} {s} {ing}?", "Pourquoi est-ce {que}{s} {v} ?"),
+    ("now", "{s} {be} {ing} now.", "{s} {v} maintenant."),
+    ("today", "Today {s} {be} {ing}.", "Aujourd'hui, {s} {v}."),
     ("often", "{s} often {pres}.", "{s} {v} souvent."),
-    ("not", "{s} is not {ing}.", "{s} {ne}{v} pas."),
+    ("not", "{s} {be} not {ing}.", "{s} {ne}{v} pas."),
     ("past", "{s} {past}.", "{s} {aux} {pp}."),
     ("yesterday", "{s} {past} yesterday.", "{s} {aux} {pp} hier."),
     ("did not", "{s} did not {inf}.", "{s} {nea}{aux} pas {pp}."),
 ]
+# The patterns with a place (scenes.PLACES), drawn only beyond ding_verbs.PER_VERB.
+PLACE_PATTERNS = [
+    ("where", "{s} {pres} {where}.", "{s} {v} {where}."),
+    ("where progressive", "{s} {be} {ing} {where}.", "{s} {v} {where}."),
+    ("where question", "{Be} {s} {ing} {where}?", "Est-ce {que}{s} {v} {where} ?"),
+    ("where past", "{s} {past} {where}.", "{s} {aux} {pp} {where}."),
+]
+# Sentences per verb beyond ding_verbs.PER_VERB (ding_verbs.more_draws): twice German's, as
+# FreeDict and Verbiste give about a fifth as many verbs as Ding.
+MORE_PER_VERB = 8
+# The auxiliary of the passé composé per person.
+AUX = {("a", "3s"): "a", ("a", "3p"): "ont", ("a", "1p"): "avons",
+       ("est", "3s"): "est", ("est", "3p"): "sont", ("est", "1p"): "sommes"}
 PAST = ding_verbs.PAST
 PROGRESSIVE = ding_verbs.PROGRESSIVE
 # A single plain infinitive; h is left out (aspirate or mute decides the elision).
@@ -97,8 +118,10 @@ SKIP = {"stand", "sit", "sink", "bid", "pass", "swing", "damage", "strike", "agi
 
 
 def verbiste_forms(root):
-    """{infinitive: (present 3sg, past participle m sg, f sg)} of every verb Verbiste lists whose
-    template gives all three."""
+    """{infinitive: {form: word}} of every verb Verbiste lists whose template gives the present's
+    third person singular ("3s": "dort") and the past participle's masculine and feminine
+    singular ("ms": "dormi", "fs": "dormie"); where the template gives them, also the present's
+    "1p" and "3p" ("dormons", "dorment") and the participle's plurals ("mp", "fp")."""
     folder = os.path.join(root, VERBISTE)
     if not os.path.exists(os.path.join(folder, "verbs-fr.xml")):
         return {}
@@ -109,8 +132,11 @@ def verbiste_forms(root):
         if len(present) == 6 and len(participle) == 4:
             # why: a person may list alternatives ("ece", "èce"); the first is the usual one;
             # defective verbs leave a person empty
-            firsts = [p.findtext("i") for p in (present[2], participle[0], participle[2])]
-            if all(firsts):
+            firsts = {name: p.findtext("i") for name, p in zip(
+                ("3s", "ms", "fs", "1p", "3p", "mp", "fp"),
+                (present[2], participle[0], participle[2], present[3], present[5],
+                 participle[1], participle[3]))}
+            if all(firsts[k] for k in ("3s", "ms", "fs")):
                 endings[template.get("name")] = firsts
     out = {}
     for verb in ET.parse(os.path.join(folder, "verbs-fr.xml")).getroot():
@@ -121,7 +147,7 @@ def verbiste_forms(root):
         if not infinitive.endswith(termination):
             continue
         radical = infinitive[:len(infinitive) - len(termination)]
-        out[infinitive] = tuple(radical + e for e in endings[name])
+        out[infinitive] = {k: radical + e for k, e in endings[name].items() if e}
     return out
 
 
@@ -169,34 +195,72 @@ def elided(word, next_word):
     return word[:-1] + "'" if next_word[:1] in VOWEL else word + " "
 
 
-def sentence(pattern, subject, en_inf, en_forms, fr_inf, fr_forms):
-    """(English, French) of one PATTERNS row for one SUBJECTS row and a verb's forms."""
+def plural(fr_forms):
+    """Verbiste gives the plural: the present's and the participle's."""
+    return all(k in fr_forms for k in ("1p", "3p", "mp", "fp"))
+
+
+def sentence(pattern, subject, en_inf, en_forms, fr_inf, fr_forms, place=None):
+    """(English, French) of one PATTERNS or PLACE_PATTERNS row for one subject and a verb's
+    forms. A subject is (English, French, gender) in the third person singular or (English,
+    French, gender, person) with person "3s", "3p" or "1p"; place is (English, French) for the
+    {where} of PLACE_PATTERNS."""
     _, en, fr = pattern
-    en_s, fr_s, gender = subject
-    present, masculine, feminine = fr_forms
-    en_slots = {"s": en_s, "pres": ding_verbs.joined(en_forms["present"][1]),
-                "ing": ding_verbs.joined(en_forms["ing"][1]), "inf": en_inf}
+    en_s, fr_s, gender, *person = subject
+    person = person[0] if person else "3s"
+    many = person != "3s"
+    en_slots = {"s": en_s, "pres": en_inf if many else ding_verbs.joined(en_forms["present"][1]),
+                "ing": ding_verbs.joined(en_forms["ing"][1]), "inf": en_inf,
+                "be": "are" if many else "is", "Be": "Are" if many else "Is",
+                "where": place[0] if place else ""}
     if "past" in en_forms:
         en_slots["past"] = ding_verbs.joined(en_forms["past"][1])
+    present = fr_forms[person]
     aux = "est" if fr_inf in ETRE else "a"
+    pp = fr_forms[(gender if aux == "est" else "m") + ("p" if many and aux == "est" else "s")]
+    aux = AUX[aux, person]
     fr_slots = {"s": fr_s, "v": present, "ne": elided("ne", present), "que": elided("que", fr_s),
-                "aux": aux, "nea": elided("ne", aux),
-                "pp": feminine if aux == "est" and gender == "f" else masculine}
+                "aux": aux, "nea": elided("ne", aux), "pp": pp,
+                "where": place[2] if place else ""}
     return capital(en.format(**en_slots)), capital(fr.format(**fr_slots))
 
 
-def patterns_for(en_inf, en_forms):
-    return [row for row in PATTERNS
+def patterns_for(en_inf, en_forms, rows=PATTERNS):
+    return [row for row in rows
             if not (row[0] in PAST and "past" not in en_forms)
             and not (row[0] in PROGRESSIVE and en_inf.split()[0] in ding_verbs.STATIVE)]
 
 
+def more_subjects(en_inf, fr_forms):
+    """The subjects of ding_verbs.more_draws: SUBJECTS, the plural ones where Verbiste gives the
+    plural, the animals where the verb is one an animal does (scenes.py)."""
+    out = list(SUBJECTS)
+    if plural(fr_forms):
+        out += [(en, fr, gender, person)
+                for en, _, fr, gender, person in scenes.PLURAL_SUBJECTS]
+    if en_inf in scenes.ANIMAL_VERBS:
+        out += [(en, fr, gender) for en, _, fr, gender in scenes.ANIMALS]
+    return out
+
+
 def sentences(found, seed="heed"):
-    """ding_verbs.PER_VERB sentences per verb (ding_verbs.draws)."""
+    """ding_verbs.PER_VERB sentences per verb (ding_verbs.draws), then up to MORE_PER_VERB more
+    (ding_verbs.more_draws), each sentence once."""
+    seen = set()
     for en_inf, en_forms, fr_inf, fr_forms in found:
-        for row, subject in ding_verbs.draws("%s\t%s" % (en_inf, fr_inf),
-                                             patterns_for(en_inf, en_forms), SUBJECTS, seed):
-            yield sentence(row, subject, en_inf, en_forms, fr_inf, fr_forms)
+        key = "%s\t%s" % (en_inf, fr_inf)
+        made = [sentence(row, subject, en_inf, en_forms, fr_inf, fr_forms)
+                for row, subject in ding_verbs.draws(key, patterns_for(en_inf, en_forms),
+                                                     SUBJECTS, seed)]
+        rows = patterns_for(en_inf, en_forms) + patterns_for(en_inf, en_forms, PLACE_PATTERNS)
+        made += [sentence(row, subject, en_inf, en_forms, fr_inf, fr_forms, place)
+                 for row, subject, place in ding_verbs.more_draws(
+                     key, rows, more_subjects(en_inf, fr_forms), scenes.PLACES, MORE_PER_VERB,
+                     seed)]
+        for pair in made:
+            if pair not in seen:
+                seen.add(pair)
+                yield pair
 
 
 def pairs(root, lang):
