@@ -879,7 +879,43 @@ export async function run({
               .filter((d) => d > 0),
           );
           assert(over.length === 0, `the head grids scroll sideways by ${over} px`);
+          const hints = () =>
+            p.evaluate(() =>
+              [...document.querySelectorAll('.head-scroll')].map((b) => ({
+                more: b.scrollWidth - b.clientWidth,
+                left: b.classList.contains('more-left'),
+                right: b.classList.contains('more-right'),
+                hint: !b.nextElementSibling.hidden,
+              })),
+            );
+          const fits = await hints();
+          assert(
+            fits.every((h) => !h.left && !h.right && !h.hint),
+            `a grid that fits says it scrolls: ${JSON.stringify(fits)}`,
+          );
           await shot(p, '11-phone-masked');
+          // on a narrower screen (a folded phone's 280 px) the encoder grid (heads, avg and
+          // rollout) scrolls in its box, and says so: its right edge fades, a line says
+          // "swipe", and once scrolled to the end the fade moves to the left
+          await p.setViewportSize({ width: 280, height: 844 });
+          await p.waitForTimeout(150);
+          const narrow = (await hints())[0];
+          const page = await p.evaluate(() => [
+            document.documentElement.scrollWidth,
+            document.querySelector('.head-scroll').clientWidth,
+            document.querySelector('.head-grid').scrollWidth,
+          ]);
+          assert(
+            narrow.more > 0 && narrow.right && !narrow.left && narrow.hint,
+            `a grid that scrolls does not say so: ${JSON.stringify(narrow)}, page ${page}`,
+          );
+          await p.$eval('.head-scroll', (b) => b.scrollIntoView({ block: 'center' }));
+          await shot(p, '11-phone-narrow-grid');
+          await p.$eval('.head-scroll', (b) => (b.scrollLeft = b.scrollWidth));
+          await p.waitForTimeout(100);
+          const end = (await hints())[0];
+          assert(end.left && !end.right && end.hint, `scrolled to the end: ${JSON.stringify(end)}`);
+          await p.setViewportSize({ width: 360, height: 844 });
           await p.selectOption('#att-block', 'cross');
           await p.tap('#tab-timeline');
           await p.waitForSelector('.view-timeline .matrix-canvas');

@@ -18,6 +18,7 @@ import {
 } from '../data/blocks.js';
 import { createForgetGates } from './forget-gates.js';
 import { headSummary, summaryCaption, summaryText } from '../data/head-summary.js';
+import { scrollBox } from '../widgets/scroll-hint.js';
 
 export const BLOCK_NOTES = {
   encoder:
@@ -109,7 +110,7 @@ function blockThumbs(app, block, onPick) {
           text: `Outlined: layer ${aligned.layer + 1}, head ${aligned.head + 1}, ${ALIGNED_TEXT} (Marian’s guided alignment trains this head to align target and source words).`,
         })
       : null;
-  return el('div', {}, el('h4', { text: BLOCK_NAMES[block] }), el('div.head-scroll', {}, g), key);
+  return el('div', {}, el('h4', { text: BLOCK_NAMES[block] }), scrollBox('head-scroll', g), key);
 }
 
 /** Every head of the chosen layer as one link view's overlay, one colour per head. */
