@@ -784,7 +784,7 @@ export async function run({
     );
 
     await check(
-      'phones (360 and 390 px, touch): no sideways scroll; a tap shows its cell',
+      'phones (320 to 390 px, touch): no sideways scroll; a tap shows its cell',
       async () => {
         const phone = await browser.newContext({
           viewport: { width: 390, height: 844 },
@@ -801,7 +801,7 @@ export async function run({
             `${server.url}demo/#model=${encodeURIComponent(tiny.id)}&beam=1&text=${encodeURIComponent(TEXT)}`,
           );
           await settled(p);
-          for (const width of [390, 360]) {
+          for (const width of [390, 360, 320]) {
             await p.setViewportSize({ width, height: 844 });
             for (const view of [
               'timeline',
@@ -829,8 +829,11 @@ export async function run({
               );
               assert(w[0] <= w[1], `${view} at ${width} px: the page is ${w[0]} px wide`);
               if (width === 390) await shot(p, `11-phone-${view}`);
+              if (width === 320) await shot(p, `11-phone-320-${view}`);
             }
           }
+          // the checks below are of a 360 px phone
+          await p.setViewportSize({ width: 360, height: 844 });
           // a crowded matrix offers zoom: every label, scrolling inside its own box
           await p.tap('#tab-attention');
           const zoom = '.view-attention .att-main button.zoom';

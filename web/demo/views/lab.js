@@ -418,7 +418,7 @@ export function createLabView(app) {
     );
     results = computeAll(lab, inputs, app.state.window);
     // why: the row names wrap and the cells shrink to 48 px, so a 360 px phone shows all four masks
-    grid.style.gridTemplateColumns = `auto repeat(${MASKS.length}, minmax(48px, 104px))`;
+    grid.style.gridTemplateColumns = `auto repeat(${MASKS.length}, minmax(44px, 104px))`;
     grid.replaceChildren(...gridCells(app, results));
     drawDetail();
   }
