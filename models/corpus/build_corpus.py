@@ -35,9 +35,9 @@ import sys
 
 from models import MODELS
 from models.corpus.sources import (adventures, cldr, ddtp, debian_reference, ding, ding_verbs,
-                                   freedict, games, gcompris_words, gettext_catalogs, gnome_help,
-                                   libreoffice_help, manpages, pastimes, rpgs, strategy, ui,
-                                   verbs_fr, wesnoth, zero_ad)
+                                   everyday_verbs, freedict, games, gcompris_words,
+                                   gettext_catalogs, gnome_help, libreoffice_help, manpages,
+                                   pastimes, rpgs, strategy, ui, verbs_fr, wesnoth, zero_ad)
 from models.corpus.sources import copy_pairs, licences
 from models.corpus.sources.common import clean
 
@@ -47,7 +47,7 @@ SOURCES = [("ddtp", ddtp), ("libreoffice_help", libreoffice_help), ("gnome_help"
            ("wesnoth", wesnoth), ("freedict_examples", freedict.Examples),
            ("freedict_words", freedict.Words), ("ding_examples", ding.Examples),
            ("ding_nouns", ding.Nouns), ("ding_verbs", ding_verbs),
-           ("verbs_fr", verbs_fr),
+           ("verbs_fr", verbs_fr), ("everyday_verbs", everyday_verbs),
            ("freedict_nouns", freedict.Nouns), ("cldr", cldr),
            ("gcompris_words", gcompris_words),
            ("games", games), ("libreoffice_ui", ui.LibreOffice), ("mozilla", ui.Mozilla),

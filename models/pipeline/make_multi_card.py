@@ -49,6 +49,8 @@ SOURCES = {
     "ding_nouns": "Ding: gendered nouns in short template sentences",
     "ding_verbs": "Ding: intransitive verbs, conjugated, in short template sentences",
     "verbs_fr": "FreeDict and Verbiste: French verbs, conjugated, in short template sentences",
+    "everyday_verbs": "the commonest everyday verbs (eat, read, play...), written by hand in "
+                      "three languages, conjugated, in short template sentences",
     "cldr": "Unicode CLDR: names of everyday things (emoji annotations, units, places)",
     "gcompris_words": "GCompris' picture vocabulary: nouns in short template sentences",
     "games": "game dialogue and help (Widelands, Warzone 2100, Hedgewars, SuperTuxKart, "

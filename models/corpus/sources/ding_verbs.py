@@ -90,7 +90,7 @@ NEGATED = {"not", "did not"}
 # why: English verbs of state are not used in the progressive ("The boy is existing.")
 STATIVE = {"exist", "belong", "consist", "seem", "matter", "suffice", "depend", "resemble",
            "know", "own", "remain", "appear", "differ", "last", "cost", "weigh", "mean",
-           "count", "prevail", "persist", "abound", "pertain"}
+           "count", "prevail", "persist", "abound", "pertain", "understand"}
 
 HEAD_DE = re.compile(r"^([a-zäöüß]+(?: [A-Za-zäöüßÄÖÜ]+)*) \{vi\}$")
 HEAD_EN = re.compile(r"^to ([a-z]+(?:[ -][a-z]+)*)$")
@@ -368,9 +368,9 @@ def more_subjects(en_inf, plural):
     return out
 
 
-def sentences(found, seed="heed"):
-    """PER_VERB sentences per verb (draws), then up to MORE_PER_VERB more (more_draws), each
-    sentence once."""
+def sentences(found, seed="heed", more=MORE_PER_VERB):
+    """PER_VERB sentences per verb (draws), then up to `more` more (more_draws), each sentence
+    once."""
     seen = set()
     for de_inf, en_inf, forms in found:
         key = "%s\t%s" % (en_inf, de_inf)
@@ -381,8 +381,7 @@ def sentences(found, seed="heed"):
         rows = patterns_for(en_inf, forms) + patterns_for(en_inf, forms, PLACE_PATTERNS)
         made += [sentence(row, subject, en_inf, forms, place and place[:2])
                  for row, subject, place in more_draws(
-                     key, rows, more_subjects(en_inf, plural), scenes.PLACES, MORE_PER_VERB,
-                     seed)]
+                     key, rows, more_subjects(en_inf, plural), scenes.PLACES, more, seed)]
         for pair in made:
             if pair not in seen:
                 seen.add(pair)

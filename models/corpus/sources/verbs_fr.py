@@ -243,8 +243,8 @@ def more_subjects(en_inf, fr_forms):
     return out
 
 
-def sentences(found, seed="heed"):
-    """ding_verbs.PER_VERB sentences per verb (ding_verbs.draws), then up to MORE_PER_VERB more
+def sentences(found, seed="heed", more=MORE_PER_VERB):
+    """ding_verbs.PER_VERB sentences per verb (ding_verbs.draws), then up to `more` more
     (ding_verbs.more_draws), each sentence once."""
     seen = set()
     for en_inf, en_forms, fr_inf, fr_forms in found:
@@ -255,8 +255,7 @@ def sentences(found, seed="heed"):
         rows = patterns_for(en_inf, en_forms) + patterns_for(en_inf, en_forms, PLACE_PATTERNS)
         made += [sentence(row, subject, en_inf, en_forms, fr_inf, fr_forms, place)
                  for row, subject, place in ding_verbs.more_draws(
-                     key, rows, more_subjects(en_inf, fr_forms), scenes.PLACES, MORE_PER_VERB,
-                     seed)]
+                     key, rows, more_subjects(en_inf, fr_forms), scenes.PLACES, more, seed)]
         for pair in made:
             if pair not in seen:
                 seen.add(pair)
