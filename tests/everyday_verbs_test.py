@@ -9,9 +9,10 @@ import unittest
 
 from models.corpus.sources import ding_verbs, everyday_verbs, scenes, verbs_fr
 
-# A Verbiste with manger and jouer, in verbs_fr's reading of its two files.
+# A Verbiste with four verbs, in verbs_fr's reading of its two files.
 VERBS_XML = ("<?xml version=\"1.0\"?>\n<verbs-fr>\n<v><i>jouer</i><t>aim:er</t></v>\n"
-             "<v><i>manger</i><t>man:ger</t></v>\n</verbs-fr>\n")
+             "<v><i>manger</i><t>man:ger</t></v>\n<v><i>reposer</i><t>aim:er</t></v>\n"
+             "<v><i>habiller</i><t>aim:er</t></v>\n</verbs-fr>\n")
 
 
 def template(name, present, participle):
@@ -49,7 +50,7 @@ class EveryVerb(unittest.TestCase):
 
     def test_german_rest_fits_and_the_plural_is_made(self):
         for v in everyday_verbs.VERBS:
-            de_inf, (_, rest) = v[4], everyday_verbs.split(v[5])
+            de_inf, (_, rest) = everyday_verbs.german_infinitive(v), everyday_verbs.split(v[5])
             with self.subTest(de_inf):
                 self.assertTrue(ding_verbs.german_rest_ok(rest, de_inf))
                 self.assertEqual(everyday_verbs.split(v[6])[1], rest)
@@ -81,7 +82,14 @@ class Sentences(unittest.TestCase):
                 ("where", child, "walk", scenes.PLACES[0][:2],
                  ("The child walks in the garden.", "Das Kind geht im Garten zu Fuß.")),
                 ("now", child, "tidy up", None,
-                 ("The child is tidying up now.", "Das Kind räumt jetzt auf."))]:
+                 ("The child is tidying up now.", "Das Kind räumt jetzt auf.")),
+                ("now", child, "rest", None,
+                 ("The child is resting now.", "Das Kind ruht sich jetzt aus.")),
+                ("question", ("he", "er"), "sit down", None,
+                 ("Is he sitting down?", "Setzt er sich hin?")),
+                ("did not", we, "hurry", None, ("We did not hurry.", "Wir beeilten uns nicht.")),
+                ("where", we, "worry", scenes.PLACES[0][:2],
+                 ("We worry in the garden.", "Wir machen uns im Garten Sorgen."))]:
             with self.subTest(pattern=pattern, verb=en_inf):
                 self.assertEqual(ding_verbs.sentence(rows[pattern], subject, en_inf,
                                                      found[en_inf], place), want)
@@ -96,8 +104,9 @@ class Sentences(unittest.TestCase):
                     f.write(text)
             found = everyday_verbs.french(root, taken=set())
             made = list(verbs_fr.sentences(found, more=everyday_verbs.MORE_PER_VERB))
-        self.assertEqual([(en, fr) for en, _, fr, _ in found], [("eat", "manger"),
-                                                                 ("play", "jouer")])
+        self.assertEqual([(en, fr) for en, _, fr, _ in found], [
+            ("eat", "manger"), ("play", "jouer"), ("rest", "se reposer"),
+            ("get dressed", "s'habiller")])
         rows = {r[0]: r for r in verbs_fr.PATTERNS}
         verb = {en: (en, f, fr, frf) for en, f, fr, frf in found}
         we = next(s[:1] + s[2:] for s in scenes.PLURAL_SUBJECTS if s[0] == "we")
@@ -105,8 +114,23 @@ class Sentences(unittest.TestCase):
                          ("We eat.", "Nous mangeons."))
         self.assertEqual(verbs_fr.sentence(rows["did not"], verbs_fr.SUBJECTS[1], *verb["play"]),
                          ("She did not play.", "Elle n'a pas joué."))
-        self.assertTrue(ding_verbs.PER_VERB * 2 < len(made) <= (
-            ding_verbs.PER_VERB + everyday_verbs.MORE_PER_VERB) * 2)
+        they, sister = scenes.PLURAL_SUBJECTS[0][:1] + scenes.PLURAL_SUBJECTS[0][2:], \
+            verbs_fr.SUBJECTS[3]
+        rows.update({r[0]: r for r in verbs_fr.PLACE_PATTERNS})
+        for pattern, subject, en_inf, want in [
+                ("present", we, "rest", ("We rest.", "Nous nous reposons.")),
+                ("past", sister, "rest", ("My sister rested.", "Ma sœur s'est reposée.")),
+                ("did not", they, "rest", ("They did not rest.", "Ils ne se sont pas reposés.")),
+                ("present", verbs_fr.SUBJECTS[0], "get dressed",
+                 ("He gets dressed.", "Il s'habille.")),
+                ("not", verbs_fr.SUBJECTS[0], "get dressed",
+                 ("He is not getting dressed.", "Il ne s'habille pas.")),
+                ("question", they, "get dressed",
+                 ("Are they getting dressed?", "Est-ce qu'ils s'habillent ?"))]:
+            with self.subTest(pattern=pattern, verb=en_inf):
+                self.assertEqual(verbs_fr.sentence(rows[pattern], subject, *verb[en_inf]), want)
+        self.assertTrue(ding_verbs.PER_VERB * 4 < len(made) <= (
+            ding_verbs.PER_VERB + everyday_verbs.MORE_PER_VERB) * 4)
         self.assertEqual(len(made), len(set(made)))
 
     def test_the_dictionaries_verbs_are_left_to_them(self):

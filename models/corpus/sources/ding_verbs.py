@@ -59,26 +59,28 @@ SUBJECTS = [
 # {inf} the infinitive ("get up"), {be} and {Be} "is" or "are", {where} a place; German {v} and
 # {pv} the finite word of the present and of the past ("steht", "stand"), {V} the present's
 # capitalised, {rest} and {prest} what follows it (" auf", or ""): an adverb, "nicht" or a place
-# goes between the two, the subject after {V} in a question.
+# goes between the two, the subject after {V} in a question; {r} a reflexive verb's pronoun
+# (" sich", " uns"; "" for the others) after the finite word, or after the subject where that
+# follows the finite word ("Ruht er sich aus?").
 PATTERNS = [
-    ("present", "{s} {pres}.", "{s} {v}{rest}."),
-    ("progressive", "{s} {be} {ing}.", "{s} {v}{rest}."),
-    ("question", "{Be} {s} {ing}?", "{V} {s}{rest}?"),
-    ("why", "Why {be} {s} {ing}?", "Warum {v} {s}{rest}?"),
-    ("now", "{s} {be} {ing} now.", "{s} {v} jetzt{rest}."),
-    ("today", "Today {s} {be} {ing}.", "Heute {v} {s}{rest}."),
-    ("often", "{s} often {pres}.", "{s} {v} oft{rest}."),
-    ("not", "{s} {be} not {ing}.", "{s} {v} nicht{rest}."),
-    ("past", "{s} {past}.", "{s} {pv}{prest}."),
-    ("yesterday", "{s} {past} yesterday.", "{s} {pv} gestern{prest}."),
-    ("did not", "{s} did not {inf}.", "{s} {pv} nicht{prest}."),
+    ("present", "{s} {pres}.", "{s} {v}{r}{rest}."),
+    ("progressive", "{s} {be} {ing}.", "{s} {v}{r}{rest}."),
+    ("question", "{Be} {s} {ing}?", "{V} {s}{r}{rest}?"),
+    ("why", "Why {be} {s} {ing}?", "Warum {v} {s}{r}{rest}?"),
+    ("now", "{s} {be} {ing} now.", "{s} {v}{r} jetzt{rest}."),
+    ("today", "Today {s} {be} {ing}.", "Heute {v} {s}{r}{rest}."),
+    ("often", "{s} often {pres}.", "{s} {v}{r} oft{rest}."),
+    ("not", "{s} {be} not {ing}.", "{s} {v}{r} nicht{rest}."),
+    ("past", "{s} {past}.", "{s} {pv}{r}{prest}."),
+    ("yesterday", "{s} {past} yesterday.", "{s} {pv}{r} gestern{prest}."),
+    ("did not", "{s} did not {inf}.", "{s} {pv}{r} nicht{prest}."),
 ]
 # The patterns with a place (scenes.PLACES), drawn only beyond PER_VERB (more_draws).
 PLACE_PATTERNS = [
-    ("where", "{s} {pres} {where}.", "{s} {v} {where}{rest}."),
-    ("where progressive", "{s} {be} {ing} {where}.", "{s} {v} {where}{rest}."),
-    ("where question", "{Be} {s} {ing} {where}?", "{V} {s} {where}{rest}?"),
-    ("where past", "{s} {past} {where}.", "{s} {pv} {where}{prest}."),
+    ("where", "{s} {pres} {where}.", "{s} {v}{r} {where}{rest}."),
+    ("where progressive", "{s} {be} {ing} {where}.", "{s} {v}{r} {where}{rest}."),
+    ("where question", "{Be} {s} {ing} {where}?", "{V} {s}{r} {where}{rest}?"),
+    ("where past", "{s} {past} {where}.", "{s} {pv}{r} {where}{prest}."),
 ]
 # Sentences per verb beyond PER_VERB: other subjects (plural, animals) and places.
 MORE_PER_VERB = 4
@@ -299,8 +301,9 @@ def plural_forms(de_inf, forms):
 def sentence(pattern, subject, en_inf, forms, place=None):
     """(English, German) of one PATTERNS or PLACE_PATTERNS row for one subject and a verb's
     forms. A subject is (English, German) in the third person singular, or (English, German,
-    person) with person "3s", "3p" or "1p"; forms["plural"] is plural_forms' for the plural;
-    place is (English, German) for the {where} of PLACE_PATTERNS."""
+    person) with person "3s", "3p" or "1p"; forms["plural"] is plural_forms' for the plural,
+    forms["reflexive"] true for a verb with "sich" (everyday_verbs.py); place is (English,
+    German) for the {where} of PLACE_PATTERNS."""
     _, en, de = pattern
     en_s, de_s, *person = subject
     plural = person not in ([], ["3s"])
@@ -310,8 +313,9 @@ def sentence(pattern, subject, en_inf, forms, place=None):
                 "Be": "Are" if plural else "Is", "where": place[0] if place else ""}
     if plural:
         v = forms["plural"][0]
+    reflexive = (" uns" if person == ["1p"] else " sich") if forms.get("reflexive") else ""
     de_slots = {"s": de_s, "v": v, "V": capital(v), "rest": " " + rest if rest else "",
-                "where": place[1] if place else ""}
+                "where": place[1] if place else "", "r": reflexive}
     if "past" in forms:
         (pv, prest), en_past = forms["past"]
         en_slots["past"] = joined(en_past)

@@ -7,9 +7,10 @@ the verb sentences; FreeDict and Verbiste give verbs_fr.py only the French of Di
 each verb is written by hand once, for all three languages: the English infinitive and its
 present, -ing form and simple past; the German infinitive with its present and simple past, a
 separable particle or a noun as the rest ("räumt auf", "fährt Ski"); the French infinitive, whose
-forms Verbiste conjugates (verbs_fr.verbiste_forms; None where French says it with a pronominal
-verb or several words, "se marier", "faire les courses": that verb gets German sentences only).
-Verbs German says with "sich" (sich ausruhen, sich beeilen) are not written.
+forms Verbiste conjugates (verbs_fr.verbiste_forms; None where French says it with
+several words, "faire les courses": that verb gets German sentences only). A German verb with
+"sich" puts its pronoun after the finite word ("Das Kind ruht sich jetzt aus.", "Wir beeilen
+uns."); a French pronominal verb takes its pronoun and être ("Ma sœur s'est reposée.").
 Each is a verb a person does without naming an object ("She is reading.").
 
 The sentences are ding_verbs.sentences' and verbs_fr.sentences' (the same patterns, subjects,
@@ -88,8 +89,50 @@ VERBS = [
     ("shop", "shops", "shopping", "shopped", "einkaufen", "kauft ein", "kaufte ein", None),
     ("have breakfast", "has breakfast", "having breakfast", "had breakfast", "frühstücken",
      "frühstückt", "frühstückte", None),
-    ("marry", "marries", "marrying", "married", "heiraten", "heiratet", "heiratete", None),
+    ("marry", "marries", "marrying", "married", "heiraten", "heiratet", "heiratete", "se marier"),
+    # reflexive in German ("sich": its forms are written without it) or pronominal in French
+    ("rest", "rests", "resting", "rested", "sich ausruhen", "ruht aus", "ruhte aus",
+     "se reposer"),
+    ("hurry", "hurries", "hurrying", "hurried", "sich beeilen", "beeilt", "beeilte",
+     "se dépêcher"),
+    ("sit down", "sits down", "sitting down", "sat down", "sich hinsetzen", "setzt hin",
+     "setzte hin", "s'asseoir"),
+    ("get dressed", "gets dressed", "getting dressed", "got dressed", "sich anziehen", "zieht an",
+     "zog an", "s'habiller"),
+    ("wash", "washes", "washing", "washed", "sich waschen", "wäscht", "wusch", "se laver"),
+    ("go to bed", "goes to bed", "going to bed", "went to bed", "ins Bett gehen", "geht ins Bett",
+     "ging ins Bett", "se coucher"),
+    ("go for a walk", "goes for a walk", "going for a walk", "went for a walk", "spazieren gehen",
+     "geht spazieren", "ging spazieren", "se promener"),
+    ("have fun", "has fun", "having fun", "had fun", "sich amüsieren", "amüsiert", "amüsierte",
+     "s'amuser"),
+    ("get lost", "gets lost", "getting lost", "got lost", "sich verlaufen", "verläuft",
+     "verlief", "se perdre"),
+    ("get angry", "gets angry", "getting angry", "got angry", "sich ärgern", "ärgert", "ärgerte",
+     "se fâcher"),
+    ("shave", "shaves", "shaving", "shaved", "sich rasieren", "rasiert", "rasierte", "se raser"),
+    ("worry", "worries", "worrying", "worried", "sich Sorgen machen", "macht Sorgen",
+     "machte Sorgen", "s'inquiéter"),
+    ("complain", "complains", "complaining", "complained", "sich beschweren", "beschwert",
+     "beschwerte", "se plaindre"),
+    ("calm down", "calms down", "calming down", "calmed down", "sich beruhigen", "beruhigt",
+     "beruhigte", "se calmer"),
+    ("hide", "hides", "hiding", "hid", "sich verstecken", "versteckt", "versteckte",
+     "se cacher"),
+    ("move", "moves", "moving", "moved", "sich bewegen", "bewegt", "bewegte", "bouger"),
+    ("apologise", "apologises", "apologising", "apologised", "sich entschuldigen",
+     "entschuldigt", "entschuldigte", "s'excuser"),
+    ("relax", "relaxes", "relaxing", "relaxed", "sich entspannen", "entspannt", "entspannte",
+     "se détendre"),
+    ("get up", "gets up", "getting up", "got up", "aufstehen", "steht auf", "stand auf",
+     "se lever"),
+    ("wake up", "wakes up", "waking up", "woke up", "aufwachen", "wacht auf", "wachte auf",
+     "se réveiller"),
+    ("fall asleep", "falls asleep", "falling asleep", "fell asleep", "einschlafen", "schläft ein",
+     "schlief ein", "s'endormir"),
 ]
+REFLEXIVE = "sich "
+PRONOMINAL = ("se ", "s'")
 
 
 def split(form):
@@ -99,12 +142,21 @@ def split(form):
 
 
 def forms(verb):
-    """ding_verbs' forms of one VERBS row."""
-    en_inf, pres, ing, past, _, de_pres, de_past, _ = verb
+    """ding_verbs' forms of one VERBS row ("reflexive" true for a German verb with "sich")."""
+    en_inf, pres, ing, past, de_inf, de_pres, de_past, _ = verb
     en_rest = split(en_inf)[1]
-    return {"present": (split(de_pres), (split(pres)[0], en_rest)),
-            "ing": (None, (split(ing)[0], en_rest)),
-            "past": (split(de_past), (split(past)[0], en_rest))}
+    out = {"present": (split(de_pres), (split(pres)[0], en_rest)),
+           "ing": (None, (split(ing)[0], en_rest)),
+           "past": (split(de_past), (split(past)[0], en_rest))}
+    if de_inf.startswith(REFLEXIVE):
+        out["reflexive"] = True
+    return out
+
+
+def german_infinitive(verb):
+    """The German infinitive without "sich" ("ausruhen"), as ding_verbs reads infinitives."""
+    de_inf = verb[4]
+    return de_inf[len(REFLEXIVE):] if de_inf.startswith(REFLEXIVE) else de_inf
 
 
 def german(root, taken=None):
@@ -112,7 +164,15 @@ def german(root, taken=None):
     English verbs Ding gives (taken: ding_verbs.verbs' English infinitives)."""
     if taken is None:
         taken = {en for _, en, _ in ding_verbs.verbs(root)}
-    return [(v[4], v[0], forms(v)) for v in VERBS if v[0] not in taken]
+    return [(german_infinitive(v), v[0], forms(v)) for v in VERBS if v[0] not in taken]
+
+
+def french_verb(fr_inf):
+    """The verb Verbiste conjugates: "reposer" for "se reposer", "habiller" for "s'habiller"."""
+    for pronoun in PRONOMINAL:
+        if fr_inf.startswith(pronoun):
+            return fr_inf[len(pronoun):]
+    return fr_inf
 
 
 def french(root, taken=None):
@@ -125,8 +185,8 @@ def french(root, taken=None):
     out = []
     for v in VERBS:
         en_inf, fr_inf = v[0], v[7]
-        if fr_inf in known and en_inf not in taken:
-            out.append((en_inf, forms(v), fr_inf, known[fr_inf]))
+        if fr_inf and french_verb(fr_inf) in known and en_inf not in taken:
+            out.append((en_inf, forms(v), fr_inf, known[french_verb(fr_inf)]))
     return out
 
 

@@ -195,6 +195,16 @@ def elided(word, next_word):
     return word[:-1] + "'" if next_word[:1] in VOWEL else word + " "
 
 
+def reflexive(person, word, fr_inf):
+    """A pronominal verb's word with its pronoun: "se lève", "s'habille" (elided before a vowel,
+    and before h where the infinitive is written "s'h..."), "s'est", "se sont", "nous levons"."""
+    if person == "1p":
+        return "nous " + word
+    if word[0] in VOWEL or word[0] == "h" and fr_inf.startswith("s'"):
+        return "s'" + word
+    return "se " + word
+
+
 def plural(fr_forms):
     """Verbiste gives the plural: the present's and the participle's."""
     return all(k in fr_forms for k in ("1p", "3p", "mp", "fp"))
@@ -204,7 +214,8 @@ def sentence(pattern, subject, en_inf, en_forms, fr_inf, fr_forms, place=None):
     """(English, French) of one PATTERNS or PLACE_PATTERNS row for one subject and a verb's
     forms. A subject is (English, French, gender) in the third person singular or (English,
     French, gender, person) with person "3s", "3p" or "1p"; place is (English, French) for the
-    {where} of PLACE_PATTERNS."""
+    {where} of PLACE_PATTERNS. A pronominal fr_inf ("se reposer", "s'habiller", written so by
+    everyday_verbs.py) takes its pronoun and être; fr_forms are then the plain verb's."""
     _, en, fr = pattern
     en_s, fr_s, gender, *person = subject
     person = person[0] if person else "3s"
@@ -216,9 +227,12 @@ def sentence(pattern, subject, en_inf, en_forms, fr_inf, fr_forms, place=None):
     if "past" in en_forms:
         en_slots["past"] = ding_verbs.joined(en_forms["past"][1])
     present = fr_forms[person]
-    aux = "est" if fr_inf in ETRE else "a"
+    pronominal = fr_inf.startswith(("se ", "s'"))
+    aux = "est" if fr_inf in ETRE or pronominal else "a"
     pp = fr_forms[(gender if aux == "est" else "m") + ("p" if many and aux == "est" else "s")]
     aux = AUX[aux, person]
+    if pronominal:
+        present, aux = (reflexive(person, w, fr_inf) for w in (present, aux))
     fr_slots = {"s": fr_s, "v": present, "ne": elided("ne", present), "que": elided("que", fr_s),
                 "aux": aux, "nea": elided("ne", aux), "pp": pp,
                 "where": place[2] if place else ""}
