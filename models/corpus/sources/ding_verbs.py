@@ -306,14 +306,15 @@ def sentence(pattern, subject, en_inf, forms, place=None):
     German) for the {where} of PLACE_PATTERNS."""
     _, en, de = pattern
     en_s, de_s, *person = subject
-    plural = person not in ([], ["3s"])
+    person = person[0] if person else "3s"
+    plural = person != "3s"
     (v, rest), en_pres = forms["present"]
     en_slots = {"s": en_s, "pres": en_inf if plural else joined(en_pres),
                 "ing": joined(forms["ing"][1]), "inf": en_inf, "be": "are" if plural else "is",
                 "Be": "Are" if plural else "Is", "where": place[0] if place else ""}
     if plural:
         v = forms["plural"][0]
-    reflexive = (" uns" if person == ["1p"] else " sich") if forms.get("reflexive") else ""
+    reflexive = (" uns" if person == "1p" else " sich") if forms.get("reflexive") else ""
     de_slots = {"s": de_s, "v": v, "V": capital(v), "rest": " " + rest if rest else "",
                 "where": place[1] if place else "", "r": reflexive}
     if "past" in forms:
@@ -378,11 +379,12 @@ def sentences(found, seed="heed", more=MORE_PER_VERB):
     seen = set()
     for de_inf, en_inf, forms in found:
         key = "%s\t%s" % (en_inf, de_inf)
+        rows = patterns_for(en_inf, forms)
         made = [sentence(row, subject, en_inf, forms)
-                for row, subject in draws(key, patterns_for(en_inf, forms), SUBJECTS, seed)]
+                for row, subject in draws(key, rows, SUBJECTS, seed)]
         plural = plural_forms(de_inf, forms)
         forms = dict(forms, plural=plural)
-        rows = patterns_for(en_inf, forms) + patterns_for(en_inf, forms, PLACE_PATTERNS)
+        rows += patterns_for(en_inf, forms, PLACE_PATTERNS)
         made += [sentence(row, subject, en_inf, forms, place and place[:2])
                  for row, subject, place in more_draws(
                      key, rows, more_subjects(en_inf, plural), scenes.PLACES, more, seed)]

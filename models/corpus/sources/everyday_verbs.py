@@ -132,7 +132,6 @@ VERBS = [
      "schlief ein", "s'endormir"),
 ]
 REFLEXIVE = "sich "
-PRONOMINAL = ("se ", "s'")
 
 
 def split(form):
@@ -169,7 +168,7 @@ def german(root, taken=None):
 
 def french_verb(fr_inf):
     """The verb Verbiste conjugates: "reposer" for "se reposer", "habiller" for "s'habiller"."""
-    for pronoun in PRONOMINAL:
+    for pronoun in verbs_fr.PRONOMINAL:
         if fr_inf.startswith(pronoun):
             return fr_inf[len(pronoun):]
     return fr_inf

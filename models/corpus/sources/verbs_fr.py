@@ -92,6 +92,8 @@ PLACE_PATTERNS = [
 # Sentences per verb beyond ding_verbs.PER_VERB (ding_verbs.more_draws): twice German's, as
 # FreeDict and Verbiste give about a fifth as many verbs as Ding.
 MORE_PER_VERB = 8
+# How a pronominal infinitive starts ("se reposer", "s'habiller"; everyday_verbs.py writes them).
+PRONOMINAL = ("se ", "s'")
 # The auxiliary of the passé composé per person.
 AUX = {("a", "3s"): "a", ("a", "3p"): "ont", ("a", "1p"): "avons",
        ("est", "3s"): "est", ("est", "3p"): "sont", ("est", "1p"): "sommes"}
@@ -227,7 +229,7 @@ def sentence(pattern, subject, en_inf, en_forms, fr_inf, fr_forms, place=None):
     if "past" in en_forms:
         en_slots["past"] = ding_verbs.joined(en_forms["past"][1])
     present = fr_forms[person]
-    pronominal = fr_inf.startswith(("se ", "s'"))
+    pronominal = fr_inf.startswith(PRONOMINAL)
     aux = "est" if fr_inf in ETRE or pronominal else "a"
     pp = fr_forms[(gender if aux == "est" else "m") + ("p" if many and aux == "est" else "s")]
     aux = AUX[aux, person]
@@ -263,10 +265,10 @@ def sentences(found, seed="heed", more=MORE_PER_VERB):
     seen = set()
     for en_inf, en_forms, fr_inf, fr_forms in found:
         key = "%s\t%s" % (en_inf, fr_inf)
+        rows = patterns_for(en_inf, en_forms)
         made = [sentence(row, subject, en_inf, en_forms, fr_inf, fr_forms)
-                for row, subject in ding_verbs.draws(key, patterns_for(en_inf, en_forms),
-                                                     SUBJECTS, seed)]
-        rows = patterns_for(en_inf, en_forms) + patterns_for(en_inf, en_forms, PLACE_PATTERNS)
+                for row, subject in ding_verbs.draws(key, rows, SUBJECTS, seed)]
+        rows += patterns_for(en_inf, en_forms, PLACE_PATTERNS)
         made += [sentence(row, subject, en_inf, en_forms, fr_inf, fr_forms, place)
                  for row, subject, place in ding_verbs.more_draws(
                      key, rows, more_subjects(en_inf, fr_forms), scenes.PLACES, more, seed)]
