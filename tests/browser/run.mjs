@@ -784,7 +784,7 @@ export async function run({
     );
 
     await check(
-      'phones (320 to 390 px, touch): no sideways scroll; a tap shows its cell',
+      'phones (280 to 390 px, touch): no sideways scroll; a tap shows its cell',
       async () => {
         const phone = await browser.newContext({
           viewport: { width: 390, height: 844 },
@@ -801,7 +801,7 @@ export async function run({
             `${server.url}demo/#model=${encodeURIComponent(tiny.id)}&beam=1&text=${encodeURIComponent(TEXT)}`,
           );
           await settled(p);
-          for (const width of [390, 360, 320]) {
+          for (const width of [390, 360, 320, 280]) {
             await p.setViewportSize({ width, height: 844 });
             for (const view of [
               'timeline',

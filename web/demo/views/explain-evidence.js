@@ -12,11 +12,12 @@ import * as ev from '../data/word-evidence.js';
 const ABOUT =
   'Is attention an explanation? Three answers for the piece you pick, per source word. “Attention”: the weight the chosen head gives the word’s pieces (and the mean over the layer’s heads). “Attention × ‖value‖”: the same weight times the size of what each piece actually adds to the output — the norm of its value vector carried through the head’s part of the output projection (Kobayashi et al. 2020, “Attention is Not Only a Weight”) — rescaled so a row sums to 1; a piece with a large weight but a small vector (often </s>) contributes little. “Change of p when removed”: the word is deleted from the source text (which changes its tokenisation), the model’s own translation is forced as the output (forcedPrefix, beam 1), and the piece’s probability is read again; the bar is how far it fell (grey: it rose). Where the bars disagree, attention alone would have misled (Jain & Wallace 2019, “Attention is not Explanation”; Wiegreffe & Pinter 2019, “Attention is not not Explanation”).';
 
+// why: soft hyphens (\u00ad) let a narrow phone break "attention" as "atten-tion"
 const MEASURES = [
-  ['attn', 'attention, this head'],
-  ['mean', 'attention, mean of heads'],
-  ['norm', 'attention × ‖value‖'],
-  ['drop', 'change of p when removed'],
+  ['attn', 'atten\u00adtion, this head'],
+  ['mean', 'atten\u00adtion, mean of heads'],
+  ['norm', 'atten\u00adtion × ‖value‖'],
+  ['drop', 'change of p when re\u00admoved'],
 ];
 
 /** Probability of every target piece with the full source and with each word dropped. */
