@@ -103,7 +103,8 @@ export function matrixSVG(view, notes) {
     `<text x="${x0 + lw}" y="${ly + 21}" font-size="10" fill="#555" text-anchor="end">${escapeXml(fmt(view.scale.max, 2))}</text>`,
   );
   if (view.blocked) {
-    const [nx, ny] = L.noteBelow ? [x0, ly + 36] : [x0 + lw + 10, ly + 9];
+    // why: an SVG text's y is its baseline, about 10 px below the top at 10 px
+    const [nx, ny] = [x0 + L.noteAt[0], ly + L.noteAt[1] + 10];
     out.push(`<text x="${nx}" y="${ny}" font-size="10" fill="#555">hatched = masked</text>`);
   }
   out.push('</g></svg>');

@@ -205,8 +205,7 @@ export function paintLegend(view, ctx, L, theme) {
   ctx.fillText(fmt(view.scale.max, 2), x + w, y + 12);
   if (view.blocked) {
     ctx.textAlign = 'left';
-    if (L.noteBelow) ctx.fillText('hatched = masked', x, y + 26);
-    else ctx.fillText('hatched = masked', x + w + 10, y);
+    ctx.fillText('hatched = masked', x + L.noteAt[0], y + L.noteAt[1]);
   }
   ctx.textBaseline = 'middle';
 }

@@ -253,6 +253,8 @@ export class MatrixView {
       avail,
       legendW,
       noteBelow,
+      // where "hatched = masked" starts, from the colour bar's top left (the text's top)
+      noteAt: noteBelow ? [0, 26] : [legendW + 10, 0],
       crowded: fitted < 13,
     };
   }
