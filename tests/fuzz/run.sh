@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target of tests/fuzz for a bounded time each, starting from its committed
 # seeds (tests/fuzz/seeds/<name>/) plus the committed model files named below, with heed.dict.
-# New inputs go to a temporary corpus (the repository is not written). Fails on the first crash,
-# sanitizer report or timeout, printing the end of the log and where the reproducer was saved.
+# New inputs go to a temporary corpus (the repository is not written). Targets run FUZZ_JOBS at a
+# time (default: one a core). Fails when any target crashes, reports a sanitizer error or times
+# out, printing the end of its log and where the reproducer was saved.
 #
 #   bash tests/fuzz/run.sh BUILD_DIR [SECONDS_PER_TARGET]    # default 25
 set -uo pipefail
@@ -24,14 +25,15 @@ targets=(
   "marian_text 4096"
   "marian_bundle 240000 tests/data/marian/ssru/model.intgemm8.bin tests/data/marian/ssru/model.bin tests/data/marian/embnorm/model.bin"
 )
-for spec in "${targets[@]}"; do
-  read -r name max_len extra <<<"$spec"
-  bin="$build/tests/fuzz/fuzz_$name"
-  corpus="$work/$name"; mkdir -p "$corpus" "$keep"
+# One target: fuzzes for $seconds, then writes its verdict line to $work/$name.result and its
+# exit status to $work/$name.rc.
+fuzz_one() {
+  local name="$1" max_len="$2" extra="$3"
+  local bin="$build/tests/fuzz/fuzz_$name" corpus="$work/$name" start=$SECONDS rc runs cov
+  mkdir -p "$corpus" "$keep"
   cp "$here/seeds/$name"/* "$corpus"/
   # why: named by their whole path, as two seed files may share a name (model.bin)
   for f in $extra; do cp "$root/$f" "$corpus/${f//\//_}"; done
-  start=$SECONDS
   # why: leak checks stay on (a leak is a bug too); -timeout bounds one input, max_total_time all
   "$bin" "$corpus" -dict="$here/heed.dict" -max_total_time="$seconds" -max_len="$max_len" \
     -timeout=20 -rss_limit_mb=2048 -artifact_prefix="$keep/$name-" -print_final_stats=1 \
@@ -44,7 +46,23 @@ for spec in "${targets[@]}"; do
   else
     echo "fuzz_$name: FAILED (exit $rc); the input is saved under $keep/$name-*"
     tail -40 "$work/$name.log"
-    fail=1
-  fi
+  fi >"$work/$name.result"
+  echo $rc >"$work/$name.rc"
+}
+
+# why: each fuzzer is one process on one core; FUZZ_JOBS of them at once (default: every core)
+# keep each one's time the same and divide the stage's wall time
+jobs="${FUZZ_JOBS:-$(nproc)}"
+names=()
+for spec in "${targets[@]}"; do
+  read -r name max_len extra <<<"$spec"
+  names+=("$name")
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  fuzz_one "$name" "$max_len" "$extra" &
+done
+wait
+for name in "${names[@]}"; do
+  cat "$work/$name.result"
+  [ "$(cat "$work/$name.rc" 2>/dev/null)" = 0 ] || fail=1
 done
 exit $fail
