@@ -253,8 +253,7 @@ export class MatrixView {
       avail,
       legendW,
       noteBelow,
-      // where "hatched = masked" starts, from the colour bar's top left (the text's top)
-      noteAt: noteBelow ? [0, 26] : [legendW + 10, 0],
+      noteAt: noteBelow ? [0, 26] : [legendW + 10, 0], // "hatched = masked": from the bar
       crowded: fitted < 13,
     };
   }
