@@ -252,7 +252,6 @@ export class MatrixView {
       labelStep,
       avail,
       legendW,
-      noteBelow,
       noteAt: noteBelow ? [0, 26] : [legendW + 10, 0], // "hatched = masked": from the bar
       crowded: fitted < 13,
     };
